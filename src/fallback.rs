@@ -1,0 +1,1 @@
+//! Regex catalog over text that did not parse (placeholder until written).

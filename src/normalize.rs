@@ -1,0 +1,1 @@
+//! Text normalisation with an offset map back to the original (placeholder until written).
