@@ -1,11 +1,23 @@
 //! shellgate: decides whether an AI agent's shell command may run (allow / ask / deny) by
 //! parsing it as bash, lowering it to the commands bash would execute, and matching rules.
+//!
+//! The pipeline is one-way: [`normalize`] → [`syntax`] → [`model`] → [`graph`] →
+//! [`rules`] (with [`fallback`] for what does not parse) → findings → decision.
 
+pub mod cli;
 pub mod fallback;
+pub mod graph;
 pub mod model;
 pub mod normalize;
+pub mod rules;
+pub mod syntax;
+
+use std::collections::BTreeMap;
 
 use serde::Serialize;
+
+pub use model::LowerLimits;
+pub use rules::Finding;
 
 /// A byte range `[start, end)` into the *original* command text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Default)]
@@ -26,4 +38,237 @@ impl Span {
 pub enum Severity {
     Approve,
     Block,
+}
+
+/// What the harness should do with the command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Decision {
+    Allow,
+    Ask,
+    Deny,
+}
+
+impl Decision {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Decision::Allow => "allow",
+            Decision::Ask => "ask",
+            Decision::Deny => "deny",
+        }
+    }
+}
+
+/// How findings become decisions (see the risk model in `docs/ARCHITECTURE.md`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    /// block → deny, approve → ask.
+    #[default]
+    Manual,
+    /// approve findings are allowed; block findings still deny.
+    Off,
+}
+
+/// Commands longer than this are not parsed; the fallback catalog scans them and the
+/// decision is at least `ask`.
+pub const MAX_COMMAND_BYTES: usize = 1 << 20;
+
+/// Everything the analysis knows about where the command will run.
+#[derive(Debug, Clone)]
+pub struct Context {
+    /// The working directory the command starts in.
+    pub cwd: Option<String>,
+    pub home: Option<String>,
+    pub user: Option<String>,
+    /// Variables known to be set in the command's environment (`HOME`, `HERMES_HOME`, ...).
+    pub env: BTreeMap<String, String>,
+    pub mode: Mode,
+    /// No person can answer: `ask` becomes `deny`.
+    pub unattended: bool,
+    /// The user configured a sudo password for the agent (then `sudo -S` is expected).
+    pub sudo_password_configured: bool,
+    pub limits: LowerLimits,
+}
+
+impl Default for Context {
+    fn default() -> Self {
+        Context::new(None, None, None)
+    }
+}
+
+impl Context {
+    /// A context with the given directory, home and user; `HOME`, `USER`, `PWD`,
+    /// `HERMES_HOME` (default `~/.hermes`) are derived from them.
+    pub fn new(cwd: Option<String>, home: Option<String>, user: Option<String>) -> Context {
+        let mut env = BTreeMap::new();
+        if let Some(h) = &home {
+            env.insert("HOME".to_string(), h.clone());
+            env.insert("HERMES_HOME".to_string(), format!("{}/.hermes", h.trim_end_matches('/')));
+        }
+        if let Some(u) = &user {
+            env.insert("USER".to_string(), u.clone());
+            env.insert("LOGNAME".to_string(), u.clone());
+        }
+        if let Some(c) = &cwd {
+            env.insert("PWD".to_string(), c.clone());
+        }
+        Context {
+            cwd,
+            home,
+            user,
+            env,
+            mode: Mode::Manual,
+            unattended: false,
+            sudo_password_configured: false,
+            limits: LowerLimits::default(),
+        }
+    }
+
+    /// The fixed context the corpus and tests use: user `user`, home `/home/user`, working
+    /// directory `/home/user/project`, `TMPDIR=/tmp`.
+    pub fn fixture() -> Context {
+        let mut c = Context::new(
+            Some("/home/user/project".into()),
+            Some("/home/user".into()),
+            Some("user".into()),
+        );
+        c.env.insert("TMPDIR".into(), "/tmp".into());
+        c
+    }
+
+    /// The context of the current process: its working directory and `HOME`, `USER`,
+    /// `HERMES_HOME`, `TMPDIR` from its environment.
+    pub fn from_process() -> Context {
+        let var = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
+        let cwd = std::env::current_dir()
+            .ok()
+            .map(|p| p.to_string_lossy().into_owned());
+        let mut c = Context::new(cwd, var("HOME"), var("USER").or_else(|| var("LOGNAME")));
+        for k in ["HERMES_HOME", "TMPDIR"] {
+            if let Some(v) = var(k) {
+                c.env.insert(k.to_string(), v);
+            }
+        }
+        c
+    }
+}
+
+/// The result of analysing one command.
+#[derive(Debug, Clone)]
+pub struct Analysis {
+    pub command: String,
+    pub normalized: normalize::Normalized,
+    pub script: model::Script,
+    pub flow: graph::Flow,
+    pub findings: Vec<Finding>,
+    pub decision: Decision,
+}
+
+/// Analyse a command and decide. Never panics and never allows what it could not analyse.
+pub fn analyze(command: &str, ctx: &Context) -> Analysis {
+    let run = || stacker::maybe_grow(256 * 1024, 16 * 1024 * 1024, || analyze_inner(command, ctx));
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)) {
+        Ok(a) => a,
+        Err(_) => {
+            let findings = vec![rules::analysis_finding(
+                rules::analysis::INTERNAL,
+                "internal error while analysing the command; it was not judged".into(),
+                Span::new(0, command.len()),
+            )];
+            let decision = decide(&findings, ctx);
+            Analysis {
+                command: command.to_string(),
+                normalized: normalize::normalize(""),
+                script: model::Script::default(),
+                flow: graph::Flow::default(),
+                findings,
+                decision,
+            }
+        }
+    }
+}
+
+fn analyze_inner(command: &str, ctx: &Context) -> Analysis {
+    let mut findings = Vec::new();
+    if command.len() > MAX_COMMAND_BYTES {
+        findings.push(rules::analysis_finding(
+            rules::analysis::SIZE_LIMIT,
+            format!(
+                "the command is {} bytes, over the {} byte limit; it was only scanned by the fallback catalog",
+                command.len(),
+                MAX_COMMAND_BYTES
+            ),
+            Span::new(0, command.len()),
+        ));
+        findings.extend(rules::fallback_findings(command, Span::new(0, command.len())));
+        let decision = decide(&findings, ctx);
+        return Analysis {
+            command: command.to_string(),
+            normalized: normalize::normalize(""),
+            script: model::Script::default(),
+            flow: graph::Flow::default(),
+            findings,
+            decision,
+        };
+    }
+    let normalized = normalize::normalize(command);
+    let tree = match syntax::parse(&normalized.text) {
+        Ok(t) => t,
+        Err(e) => {
+            findings.push(rules::analysis_finding(
+                rules::analysis::INTERNAL,
+                format!("the parser failed: {e}"),
+                Span::new(0, command.len()),
+            ));
+            findings.extend(rules::fallback_findings(&normalized.text, Span::new(0, command.len())));
+            let decision = decide(&findings, ctx);
+            return Analysis {
+                command: command.to_string(),
+                normalized,
+                script: model::Script::default(),
+                flow: graph::Flow::default(),
+                findings,
+                decision,
+            };
+        }
+    };
+    let mut env = model::Env::new(ctx.env.clone(), ctx.cwd.clone(), ctx.home.clone());
+    env.home = ctx.home.clone();
+    let script = model::lower_script(&normalized, tree, env, ctx.user.clone(), ctx.limits);
+    let flow = graph::build(&script);
+    findings.extend(rules::run(&rules::Cx {
+        script: &script,
+        flow: &flow,
+        ctx,
+        normalized: &normalized,
+        original: command,
+    }));
+    let decision = decide(&findings, ctx);
+    Analysis {
+        command: command.to_string(),
+        normalized,
+        script,
+        flow,
+        findings,
+        decision,
+    }
+}
+
+/// Findings → decision under the context's mode.
+pub fn decide(findings: &[Finding], ctx: &Context) -> Decision {
+    let block = findings.iter().any(|f| f.severity == Severity::Block);
+    let approve = findings.iter().any(|f| f.severity == Severity::Approve);
+    let d = if block {
+        Decision::Deny
+    } else if approve && ctx.mode == Mode::Manual {
+        Decision::Ask
+    } else {
+        Decision::Allow
+    };
+    if d == Decision::Ask && ctx.unattended {
+        Decision::Deny
+    } else {
+        d
+    }
 }

@@ -1,0 +1,204 @@
+//! `shellgate check`: one command, or a JSONL batch, to decisions.
+
+use std::io::{BufRead, Write};
+
+use clap::Args;
+use serde::Serialize;
+
+use super::{EXIT_DENY, EXIT_INTERNAL, EXIT_USAGE, decision_exit, read_command};
+use crate::{Analysis, Context, Decision, analyze};
+
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    /// The command to check, or `-` to read it from stdin.
+    #[arg(required_unless_present = "jsonl")]
+    command: Option<String>,
+    /// Print the result as JSON.
+    #[arg(long)]
+    json: bool,
+    /// Batch mode: read `{"cmd": ...}` lines from FILE (or `-`) and write one result per line.
+    #[arg(long, value_name = "FILE", conflicts_with = "command")]
+    jsonl: Option<String>,
+    /// Working directory the command will run in (default: the current directory).
+    #[arg(long)]
+    cwd: Option<String>,
+    /// Home directory of the user running it (default: $HOME).
+    #[arg(long)]
+    home: Option<String>,
+}
+
+#[derive(Serialize)]
+struct JsonFinding<'a> {
+    rule: &'a str,
+    name: &'a str,
+    severity: crate::Severity,
+    message: &'a str,
+    span: [usize; 2],
+}
+
+#[derive(Serialize)]
+struct JsonResult<'a> {
+    cmd: &'a str,
+    decision: Decision,
+    findings: Vec<JsonFinding<'a>>,
+}
+
+fn result(a: &Analysis) -> JsonResult<'_> {
+    JsonResult {
+        cmd: &a.command,
+        decision: a.decision,
+        findings: a
+            .findings
+            .iter()
+            .map(|f| JsonFinding {
+                rule: f.rule,
+                name: f.name,
+                severity: f.severity,
+                message: &f.message,
+                span: [f.span.start, f.span.end],
+            })
+            .collect(),
+    }
+}
+
+fn context(args: &CheckArgs) -> Context {
+    let mut c = Context::from_process();
+    if let Some(cwd) = &args.cwd {
+        c.cwd = Some(cwd.clone());
+        c.env.insert("PWD".into(), cwd.clone());
+    }
+    if let Some(h) = &args.home {
+        c.home = Some(h.clone());
+        c.env.insert("HOME".into(), h.clone());
+    }
+    c
+}
+
+pub fn run(args: CheckArgs) -> i32 {
+    let ctx = context(&args);
+    if let Some(path) = &args.jsonl {
+        return run_jsonl(path, &ctx);
+    }
+    let Some(arg) = &args.command else {
+        eprintln!("shellgate: no command given; pass COMMAND, `-` for stdin, or --jsonl FILE");
+        return EXIT_USAGE;
+    };
+    let cmd = match read_command(arg) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("shellgate: {e}");
+            // Unreadable input is never allowed: the exit code is a usage error, and the
+            // decision printed (if JSON was asked for) is deny.
+            if args.json {
+                println!("{{\"decision\":\"deny\",\"error\":{}}}", serde_json::to_string(&e).unwrap_or_default());
+            }
+            return EXIT_USAGE;
+        }
+    };
+    let a = analyze(&cmd, &ctx);
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        match serde_json::to_string(&result(&a)) {
+            Ok(s) => {
+                let _ = writeln!(out, "{s}");
+            }
+            Err(e) => {
+                eprintln!("shellgate: could not encode the result: {e}");
+                return EXIT_INTERNAL;
+            }
+        }
+    } else {
+        let _ = writeln!(out, "{}", a.decision.as_str());
+        for f in &a.findings {
+            let sev = match f.severity {
+                crate::Severity::Block => "block",
+                crate::Severity::Approve => "approve",
+            };
+            let _ = writeln!(out, "  {} {} [{sev}] {} ({}..{})", f.rule, f.name, f.message, f.span.start, f.span.end);
+        }
+    }
+    decision_exit(a.decision)
+}
+
+/// One error line for input that could not be analysed: decision deny, never allow.
+fn error_line(cmd: Option<&str>, msg: &str) -> String {
+    serde_json::json!({
+        "cmd": cmd,
+        "decision": "deny",
+        "findings": [],
+        "error": msg,
+    })
+    .to_string()
+}
+
+fn run_jsonl(path: &str, ctx: &Context) -> i32 {
+    let reader: Box<dyn BufRead> = if path == "-" {
+        Box::new(std::io::BufReader::new(std::io::stdin()))
+    } else {
+        match std::fs::File::open(path) {
+            Ok(f) => Box::new(std::io::BufReader::new(f)),
+            Err(e) => {
+                eprintln!("shellgate: cannot open {path}: {e}; pass a readable JSONL file or `-`");
+                return EXIT_USAGE;
+            }
+        }
+    };
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut bad = 0usize;
+    let mut reader = reader;
+    let mut buf = Vec::new();
+    let mut lineno = 0usize;
+    loop {
+        buf.clear();
+        match reader.read_until(b'\n', &mut buf) {
+            Ok(0) => break,
+            Ok(_) => {}
+            Err(e) => {
+                eprintln!("shellgate: read error after line {lineno}: {e}");
+                let _ = out.flush();
+                return EXIT_USAGE;
+            }
+        }
+        lineno += 1;
+        let line = match std::str::from_utf8(&buf) {
+            Ok(l) => l.trim_end_matches(['\n', '\r']),
+            Err(_) => {
+                bad += 1;
+                let _ = writeln!(out, "{}", error_line(None, &format!("line {lineno} is not valid UTF-8")));
+                continue;
+            }
+        };
+        if line.trim().is_empty() {
+            continue;
+        }
+        let v: serde_json::Value = match serde_json::from_str(line) {
+            Ok(v) => v,
+            Err(e) => {
+                bad += 1;
+                let _ = writeln!(out, "{}", error_line(None, &format!("line {lineno} is not JSON: {e}")));
+                continue;
+            }
+        };
+        let Some(cmd) = v.get("cmd").and_then(|c| c.as_str()) else {
+            bad += 1;
+            let _ = writeln!(out, "{}", error_line(None, &format!("line {lineno} has no string field \"cmd\"")));
+            continue;
+        };
+        let a = analyze(cmd, ctx);
+        match serde_json::to_string(&result(&a)) {
+            Ok(s) => {
+                let _ = writeln!(out, "{s}");
+            }
+            Err(e) => {
+                bad += 1;
+                let _ = writeln!(out, "{}", error_line(Some(cmd), &format!("could not encode the result: {e}")));
+            }
+        }
+    }
+    let _ = out.flush();
+    if bad > 0 {
+        eprintln!("shellgate: {bad} input line(s) could not be analysed (answered deny)");
+        return EXIT_DENY.max(EXIT_USAGE);
+    }
+    0
+}

@@ -1,0 +1,5 @@
+//! The `shellgate` binary: hands over to the CLI front end.
+
+fn main() {
+    std::process::exit(shellgate::cli::main());
+}

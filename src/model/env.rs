@@ -1,0 +1,126 @@
+//! The static shell environment during lowering: known variables, working directory,
+//! positional parameters and defined functions, scoped the way bash scopes them.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
+
+use super::lower::FnBody;
+
+/// What is known about a variable.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum VarValue {
+    Known(String),
+    /// Set, but to a value only known at run time.
+    Unknown(String),
+}
+
+/// Variables, working directory and functions visible at one point of the script.
+#[derive(Debug, Clone, Default)]
+pub struct Env {
+    vars: BTreeMap<String, VarValue>,
+    exported: BTreeSet<String>,
+    /// Known working directory; `None` when it cannot be known statically.
+    pub cwd: Option<String>,
+    pub dir_stack: Vec<Option<String>>,
+    /// `$1`, `$2`, ... when known (inside `bash -c '..' _ a b` or a function call).
+    pub positional: Option<Vec<VarValue>>,
+    /// `$0` when known.
+    pub arg0: Option<String>,
+    pub home: Option<String>,
+    pub functions: BTreeMap<String, Rc<FnBody>>,
+}
+
+impl Env {
+    pub fn new(
+        vars: impl IntoIterator<Item = (String, String)>,
+        cwd: Option<String>,
+        home: Option<String>,
+    ) -> Env {
+        let vars: BTreeMap<String, VarValue> = vars
+            .into_iter()
+            .map(|(k, v)| (k, VarValue::Known(v)))
+            .collect();
+        Env {
+            exported: vars.keys().cloned().collect(),
+            vars,
+            cwd,
+            dir_stack: Vec::new(),
+            positional: None,
+            arg0: None,
+            home,
+            functions: BTreeMap::new(),
+        }
+    }
+
+    /// The variable's value; `None` when nothing is known about it (not set by the script
+    /// and not in the context), which bash may see as empty or as anything the caller's
+    /// environment holds.
+    pub fn get(&self, name: &str) -> Option<&VarValue> {
+        self.vars.get(name)
+    }
+
+    pub fn set(&mut self, name: &str, value: VarValue) {
+        self.vars.insert(name.to_string(), value);
+    }
+
+    pub fn export(&mut self, name: &str) {
+        self.exported.insert(name.to_string());
+    }
+
+    /// The environment a child process starts with: exported variables only (none after
+    /// `env -i`), the same directory, no positional parameters or functions.
+    pub fn child(&self, clear: bool) -> Env {
+        let vars = if clear {
+            BTreeMap::new()
+        } else {
+            self.vars
+                .iter()
+                .filter(|(k, _)| self.exported.contains(*k))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect()
+        };
+        Env {
+            vars,
+            exported: if clear { BTreeSet::new() } else { self.exported.clone() },
+            cwd: self.cwd.clone(),
+            dir_stack: Vec::new(),
+            positional: None,
+            arg0: None,
+            home: self.home.clone(),
+            functions: BTreeMap::new(),
+        }
+    }
+
+    pub fn unset(&mut self, name: &str) {
+        self.vars
+            .insert(name.to_string(), VarValue::Known(String::new()));
+    }
+
+    /// After branches that may or may not have run: keep what all agree on, forget the rest.
+    pub fn merge_from(&mut self, others: &[Env]) {
+        let mut names: Vec<String> = self.vars.keys().cloned().collect();
+        for o in others {
+            names.extend(o.vars.keys().cloned());
+        }
+        names.sort();
+        names.dedup();
+        for n in names {
+            let mine = self.vars.get(&n).cloned();
+            let agree = others.iter().all(|o| o.vars.get(&n).cloned() == mine);
+            if !agree {
+                self.vars.insert(
+                    n.clone(),
+                    VarValue::Unknown(format!("${n} is assigned in a branch that may not run")),
+                );
+            }
+        }
+        if others.iter().any(|o| o.cwd != self.cwd) {
+            self.cwd = None;
+        }
+        for o in others {
+            for (k, f) in &o.functions {
+                self.functions.entry(k.clone()).or_insert_with(|| f.clone());
+            }
+        }
+    }
+}

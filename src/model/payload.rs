@@ -1,0 +1,299 @@
+//! Static evaluation of what simple commands print (`echo`, `printf`, `base64 -d`, `xxd -r
+//! -p`, `tr`, `rev`, `cat`), so decoded payloads piped into a shell are analysed as code.
+
+use super::Command;
+use base64::Engine;
+
+/// Largest payload evaluated; bigger ones are treated as unknown.
+const MAX_OUTPUT: usize = 1 << 20;
+
+fn cap(s: String) -> Option<String> {
+    (s.len() <= MAX_OUTPUT).then_some(s)
+}
+
+/// What the command prints on stdout, when that is known without running it.
+pub fn output_of(cmd: &Command, stdin: Option<&str>) -> Option<String> {
+    if !cmd.wrappers.is_empty() && cmd.wrappers.iter().any(|w| w.name == "xargs") {
+        return None;
+    }
+    // An output redirect means nothing reaches the pipe.
+    if cmd
+        .redirects
+        .iter()
+        .any(|r| r.op.writes() && r.fd.is_none_or(|f| f == 1))
+    {
+        return Some(String::new());
+    }
+    let name = cmd.name.as_deref()?;
+    let args: Option<Vec<String>> = cmd.args().iter().map(|w| w.lit()).collect();
+    let args = args?;
+    let stdin = cmd.stdin_text.as_deref().or(stdin);
+    match name {
+        "echo" => cap(echo(&args)),
+        "printf" => cap(printf(&args)?),
+        "cat" | "tee" => {
+            let files: Vec<&String> = args
+                .iter()
+                .filter(|a| !a.starts_with('-') || a.as_str() == "-")
+                .collect();
+            if name == "cat" && files.iter().any(|f| f.as_str() != "-") {
+                return None;
+            }
+            stdin.map(str::to_string)
+        }
+        "true" | ":" => Some(String::new()),
+        "base64" | "base32" | "basenc" => {
+            let decode = args
+                .iter()
+                .any(|a| a == "-d" || a == "--decode" || a == "-D" || (a.starts_with('-') && !a.starts_with("--") && a.contains('d')));
+            if !decode || args.iter().any(|a| !a.starts_with('-')) || name != "base64" {
+                return None;
+            }
+            b64(stdin?)
+        }
+        "openssl" => {
+            let is_b64 = args.first().is_some_and(|a| a == "base64" || a == "enc")
+                && args.iter().any(|a| a == "-d")
+                && (args[0] == "base64" || args.iter().any(|a| a == "-base64" || a == "-a"));
+            if !is_b64 || args.iter().any(|a| a == "-in") {
+                return None;
+            }
+            b64(stdin?)
+        }
+        "xxd" => {
+            let rev = args.iter().any(|a| a == "-r" || a == "-revert" || a.starts_with("-r"));
+            let plain = args.iter().any(|a| a == "-p" || a == "-ps" || a == "-plain" || a == "-rp" || a == "-pr");
+            if rev && plain && args.iter().all(|a| a.starts_with('-')) {
+                hex(stdin?)
+            } else {
+                None
+            }
+        }
+        "rev" => {
+            if !args.is_empty() {
+                return None;
+            }
+            let s = stdin?;
+            let mut out = String::new();
+            for line in s.split_inclusive('\n') {
+                let (body, nl) = match line.strip_suffix('\n') {
+                    Some(b) => (b, "\n"),
+                    None => (line, ""),
+                };
+                out.extend(body.chars().rev());
+                out.push_str(nl);
+            }
+            Some(out)
+        }
+        "tr" => tr(&args, stdin?),
+        _ => None,
+    }
+}
+
+fn echo(args: &[String]) -> String {
+    let mut newline = true;
+    let mut escapes = false;
+    let mut i = 0;
+    while i < args.len() {
+        let a = &args[i];
+        if a.len() > 1 && a.starts_with('-') && a[1..].chars().all(|c| "neE".contains(c)) {
+            for c in a[1..].chars() {
+                match c {
+                    'n' => newline = false,
+                    'e' => escapes = true,
+                    _ => escapes = false,
+                }
+            }
+            i += 1;
+        } else {
+            break;
+        }
+    }
+    let mut s = args[i..].join(" ");
+    if escapes {
+        s = super::word::decode_ansi_c(&s);
+    }
+    if newline {
+        s.push('\n');
+    }
+    s
+}
+
+/// `printf FORMAT ARGS..` for `%s %b %c %d %%` and backslash escapes; the format is reused
+/// while arguments remain, as printf does.
+fn printf(args: &[String]) -> Option<String> {
+    let (fmt, rest) = args.split_first()?;
+    let fmt = if fmt == "--" {
+        let (f, _) = rest.split_first()?;
+        return printf(&std::iter::once(f.clone()).chain(rest[1..].iter().cloned()).collect::<Vec<_>>());
+    } else {
+        fmt
+    };
+    let mut out = String::new();
+    let mut idx = 0usize;
+    for _round in 0..1000 {
+        let mut chars = fmt.chars().peekable();
+        let mut used = false;
+        let mut lit = String::new();
+        while let Some(c) = chars.next() {
+            if c == '%' {
+                // Skip flags and width.
+                let mut spec = String::new();
+                while let Some(&n) = chars.peek() {
+                    if "-+ #0123456789.".contains(n) {
+                        spec.push(n);
+                        chars.next();
+                    } else {
+                        break;
+                    }
+                }
+                let conv = chars.next()?;
+                out.push_str(&super::word::decode_ansi_c(&std::mem::take(&mut lit)));
+                let arg = rest.get(idx).cloned();
+                match conv {
+                    '%' => out.push('%'),
+                    's' => {
+                        out.push_str(&arg.unwrap_or_default());
+                        idx += 1;
+                        used = true;
+                    }
+                    'b' => {
+                        out.push_str(&super::word::decode_ansi_c(&arg.unwrap_or_default()));
+                        idx += 1;
+                        used = true;
+                    }
+                    'c' => {
+                        out.extend(arg.unwrap_or_default().chars().next());
+                        idx += 1;
+                        used = true;
+                    }
+                    'd' | 'i' | 'u' => {
+                        out.push_str(&arg.unwrap_or_else(|| "0".into()));
+                        idx += 1;
+                        used = true;
+                    }
+                    _ => return None,
+                }
+            } else {
+                lit.push(c);
+            }
+        }
+        out.push_str(&super::word::decode_ansi_c(&lit));
+        if !used || idx >= rest.len() {
+            break;
+        }
+        if out.len() > MAX_OUTPUT {
+            return None;
+        }
+    }
+    Some(out)
+}
+
+fn b64(input: &str) -> Option<String> {
+    let clean: String = input.chars().filter(|c| !c.is_whitespace()).collect();
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(clean.as_bytes())
+        .or_else(|_| base64::engine::general_purpose::STANDARD_NO_PAD.decode(clean.trim_end_matches('=').as_bytes()))
+        .or_else(|_| base64::engine::general_purpose::URL_SAFE.decode(clean.as_bytes()))
+        .ok()?;
+    cap(String::from_utf8(bytes).ok()?)
+}
+
+fn hex(input: &str) -> Option<String> {
+    let clean: Vec<u8> = input.bytes().filter(|b| b.is_ascii_hexdigit()).collect();
+    if clean.len() % 2 != 0 {
+        return None;
+    }
+    let mut bytes = Vec::with_capacity(clean.len() / 2);
+    for pair in clean.chunks(2) {
+        let s = std::str::from_utf8(pair).ok()?;
+        bytes.push(u8::from_str_radix(s, 16).ok()?);
+    }
+    cap(String::from_utf8(bytes).ok()?)
+}
+
+/// Expand a `tr` set (`a-z`, escapes) into its characters.
+fn tr_set(s: &str) -> Option<Vec<char>> {
+    let s = super::word::decode_ansi_c(s);
+    let chars: Vec<char> = s.chars().collect();
+    if s.contains("[:") {
+        return None;
+    }
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        if i + 2 < chars.len() && chars[i + 1] == '-' {
+            let (a, b) = (chars[i] as u32, chars[i + 2] as u32);
+            if a > b {
+                return None;
+            }
+            out.extend((a..=b).filter_map(char::from_u32));
+            i += 3;
+        } else {
+            out.push(chars[i]);
+            i += 1;
+        }
+        if out.len() > 4096 {
+            return None;
+        }
+    }
+    Some(out)
+}
+
+fn tr(args: &[String], input: &str) -> Option<String> {
+    match args {
+        [flag, set] if flag == "-d" => {
+            let set = tr_set(set)?;
+            Some(input.chars().filter(|c| !set.contains(c)).collect())
+        }
+        [a, b] if !a.starts_with('-') => {
+            let from = tr_set(a)?;
+            let to = tr_set(b)?;
+            let last = *to.last()?;
+            Some(
+                input
+                    .chars()
+                    .map(|c| match from.iter().position(|&f| f == c) {
+                        Some(p) => *to.get(p).unwrap_or(&last),
+                        None => c,
+                    })
+                    .collect(),
+            )
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(v: &[&str]) -> Vec<String> {
+        v.iter().map(|x| x.to_string()).collect()
+    }
+
+    #[test]
+    fn echo_joins_and_honours_flags() {
+        assert_eq!(echo(&s(&["rm", "-rf", "/"])), "rm -rf /\n");
+        assert_eq!(echo(&s(&["-n", "x"])), "x");
+        assert_eq!(echo(&s(&["-e", r"\x72m"])), "rm\n");
+    }
+
+    #[test]
+    fn printf_handles_escapes_and_reused_format() {
+        assert_eq!(printf(&s(&[r"\x72\x6d -rf /"])).as_deref(), Some("rm -rf /"));
+        assert_eq!(printf(&s(&["%s ", "a", "b"])).as_deref(), Some("a b "));
+    }
+
+    #[test]
+    fn decodes_base64_and_hex() {
+        assert_eq!(b64("cm0gLXJmIH4=").as_deref(), Some("rm -rf ~"));
+        assert_eq!(hex("726d202d7266202f").as_deref(), Some("rm -rf /"));
+    }
+
+    #[test]
+    fn tr_rot13_round_trips() {
+        let enc = tr(&s(&["A-Za-z", "N-ZA-Mn-za-m"]), "ez -es /").unwrap_or_default();
+        assert_eq!(enc, "rm -rf /");
+    }
+}

@@ -1,0 +1,1346 @@
+//! Word decoding, done in exactly one function ([`Lowerer::decode_word`]): quote removal,
+//! backslashes, `$'..'`, known variables and parameter-expansion forms, `~`, brace
+//! expansion, word splitting of unquoted expansions, and substitutions (lowered as code).
+
+use super::env::{Env, VarValue};
+use super::lower::{Lowerer, Source};
+use super::{Origin, OriginKind, OriginStep, Piece, SubstKind, Substitution, Word, WordNote};
+use crate::syntax::{NodeId, kinds as k};
+
+/// Most words one brace expansion may produce; beyond it the rest is summarised as unknown.
+const MAX_BRACE_WORDS: usize = 256;
+const MAX_BRACE_DEPTH: usize = 16;
+
+/// How the word is used, which decides which expansions bash applies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WordMode {
+    /// Command name or argument: brace expansion, tilde, word splitting.
+    Argument,
+    /// Right side of `X=...`: tilde after `=` and `:`, no splitting, no braces.
+    Assignment,
+    /// Redirect target or here-string: no splitting (bash keeps it one word).
+    Single,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Atom {
+    Ch { c: char, quoted: bool, expanded: bool },
+    Unk { reason: String, may_be_empty: bool },
+    /// A field boundary produced by word splitting of an unquoted expansion.
+    Split,
+}
+
+fn push_str(atoms: &mut Vec<Atom>, s: &str, quoted: bool, expanded: bool) {
+    for c in s.chars() {
+        atoms.push(Atom::Ch {
+            c,
+            quoted,
+            expanded,
+        });
+    }
+}
+
+/// Push an expansion's value, splitting on whitespace when unquoted.
+fn push_expanded(atoms: &mut Vec<Atom>, s: &str, quoted: bool) {
+    if quoted {
+        push_str(atoms, s, true, true);
+        return;
+    }
+    for c in s.chars() {
+        if matches!(c, ' ' | '\t' | '\n') {
+            if !matches!(atoms.last(), Some(Atom::Split)) {
+                atoms.push(Atom::Split);
+            }
+        } else {
+            atoms.push(Atom::Ch {
+                c,
+                quoted: false,
+                expanded: true,
+            });
+        }
+    }
+}
+
+/// Decode the escapes of `$'...'` content as bash does.
+pub fn decode_ansi_c(body: &str) -> String {
+    let mut out = String::new();
+    let chars: Vec<char> = body.chars().collect();
+    let mut i = 0;
+    let hex = |c: char| c.to_digit(16);
+    while i < chars.len() {
+        let c = chars[i];
+        if c != '\\' || i + 1 >= chars.len() {
+            out.push(c);
+            i += 1;
+            continue;
+        }
+        let e = chars[i + 1];
+        i += 2;
+        match e {
+            'a' => out.push('\x07'),
+            'b' => out.push('\x08'),
+            'e' | 'E' => out.push('\x1b'),
+            'f' => out.push('\x0c'),
+            'n' => out.push('\n'),
+            'r' => out.push('\r'),
+            't' => out.push('\t'),
+            'v' => out.push('\x0b'),
+            '\\' => out.push('\\'),
+            '\'' => out.push('\''),
+            '"' => out.push('"'),
+            '?' => out.push('?'),
+            'x' => {
+                let mut v = 0u32;
+                let mut n = 0;
+                while n < 2 && i < chars.len() && hex(chars[i]).is_some() {
+                    v = v * 16 + hex(chars[i]).unwrap_or(0);
+                    i += 1;
+                    n += 1;
+                }
+                if n == 0 {
+                    out.push_str("\\x");
+                } else if let Some(ch) = char::from_u32(v) {
+                    out.push(ch);
+                }
+            }
+            'u' | 'U' => {
+                let max = if e == 'u' { 4 } else { 8 };
+                let mut v = 0u32;
+                let mut n = 0;
+                while n < max && i < chars.len() && hex(chars[i]).is_some() {
+                    v = v.saturating_mul(16).saturating_add(hex(chars[i]).unwrap_or(0));
+                    i += 1;
+                    n += 1;
+                }
+                if n == 0 {
+                    out.push('\\');
+                    out.push(e);
+                } else if let Some(ch) = char::from_u32(v) {
+                    out.push(ch);
+                }
+            }
+            'c' => {
+                if i < chars.len() {
+                    let ctl = (chars[i] as u32) & 0x1f;
+                    i += 1;
+                    if let Some(ch) = char::from_u32(ctl) {
+                        out.push(ch);
+                    }
+                } else {
+                    out.push_str("\\c");
+                }
+            }
+            '0'..='7' => {
+                let mut v = e.to_digit(8).unwrap_or(0);
+                let mut n = 1;
+                while n < 3 && i < chars.len() && chars[i].is_digit(8) {
+                    v = v * 8 + chars[i].to_digit(8).unwrap_or(0);
+                    i += 1;
+                    n += 1;
+                }
+                if let Some(ch) = char::from_u32(v & 0xff) {
+                    out.push(ch);
+                }
+            }
+            other => {
+                out.push('\\');
+                out.push(other);
+            }
+        }
+    }
+    out
+}
+
+/// Backslash processing inside double quotes: only `$ \` " \\` and newline are special.
+fn decode_dq(s: &str, atoms: &mut Vec<Atom>) {
+    let mut it = s.chars().peekable();
+    while let Some(c) = it.next() {
+        if c == '\\' {
+            match it.peek() {
+                Some('$' | '`' | '"' | '\\') => {
+                    let n = it.next().unwrap_or('\\');
+                    atoms.push(Atom::Ch {
+                        c: n,
+                        quoted: true,
+                        expanded: false,
+                    });
+                }
+                Some('\n') => {
+                    it.next();
+                }
+                _ => atoms.push(Atom::Ch {
+                    c,
+                    quoted: true,
+                    expanded: false,
+                }),
+            }
+        } else {
+            atoms.push(Atom::Ch {
+                c,
+                quoted: true,
+                expanded: false,
+            });
+        }
+    }
+}
+
+/// Backslash processing in unquoted text: `\x` is a quoted `x`; backslash-newline vanishes.
+fn decode_unquoted(s: &str, atoms: &mut Vec<Atom>) {
+    let mut it = s.chars();
+    while let Some(c) = it.next() {
+        if c == '\\' {
+            match it.next() {
+                Some('\n') => {}
+                Some(n) => atoms.push(Atom::Ch {
+                    c: n,
+                    quoted: true,
+                    expanded: false,
+                }),
+                None => atoms.push(Atom::Ch {
+                    c: '\\',
+                    quoted: false,
+                    expanded: false,
+                }),
+            }
+        } else {
+            atoms.push(Atom::Ch {
+                c,
+                quoted: false,
+                expanded: false,
+            });
+        }
+    }
+}
+
+/// Match a shell glob pattern (`*`, `?`, literal text) against `s`.
+pub fn glob_match(pat: &str, s: &str) -> bool {
+    let p: Vec<char> = pat.chars().collect();
+    let t: Vec<char> = s.chars().collect();
+    let (mut pi, mut ti) = (0usize, 0usize);
+    let (mut star, mut mark) = (None::<usize>, 0usize);
+    while ti < t.len() {
+        if pi < p.len() && (p[pi] == '?' || (p[pi] != '*' && p[pi] == t[ti])) {
+            pi += 1;
+            ti += 1;
+        } else if pi < p.len() && p[pi] == '*' {
+            star = Some(pi);
+            mark = ti;
+            pi += 1;
+        } else if let Some(sp) = star {
+            pi = sp + 1;
+            mark += 1;
+            ti = mark;
+        } else {
+            return false;
+        }
+    }
+    while pi < p.len() && p[pi] == '*' {
+        pi += 1;
+    }
+    pi == p.len()
+}
+
+/// `${X#p}`, `${X##p}`, `${X%p}`, `${X%%p}`.
+fn strip_pattern(value: &str, pat: &str, op: &str) -> String {
+    let idx: Vec<usize> = value
+        .char_indices()
+        .map(|(i, _)| i)
+        .chain(std::iter::once(value.len()))
+        .collect();
+    match op {
+        "#" => idx
+            .iter()
+            .find(|&&i| glob_match(pat, &value[..i]))
+            .map(|&i| value[i..].to_string()),
+        "##" => idx
+            .iter()
+            .rev()
+            .find(|&&i| glob_match(pat, &value[..i]))
+            .map(|&i| value[i..].to_string()),
+        "%" => idx
+            .iter()
+            .rev()
+            .find(|&&i| glob_match(pat, &value[i..]))
+            .map(|&i| value[..i].to_string()),
+        "%%" => idx
+            .iter()
+            .find(|&&i| glob_match(pat, &value[i..]))
+            .map(|&i| value[..i].to_string()),
+        _ => None,
+    }
+    .unwrap_or_else(|| value.to_string())
+}
+
+/// `${X/a/b}` and friends with a literal or simple glob pattern.
+fn replace_pattern(value: &str, pat: &str, rep: &str, op: &str) -> Option<String> {
+    if pat.contains(['*', '?', '[']) {
+        return None;
+    }
+    if pat.is_empty() {
+        return Some(value.to_string());
+    }
+    Some(match op {
+        "/" => value.replacen(pat, rep, 1),
+        "//" => value.replace(pat, rep),
+        "/#" => match value.strip_prefix(pat) {
+            Some(rest) => format!("{rep}{rest}"),
+            None => value.to_string(),
+        },
+        "/%" => match value.strip_suffix(pat) {
+            Some(rest) => format!("{rest}{rep}"),
+            None => value.to_string(),
+        },
+        _ => return None,
+    })
+}
+
+/// What one `$NAME` / `${...}` reference evaluates to.
+enum Expanded {
+    Known(String),
+    Unknown { reason: String, may_be_empty: bool },
+    /// `$@`: several fields.
+    Fields(Vec<String>),
+}
+
+impl Lowerer<'_> {
+    fn lookup(&self, env: &Env, name: &str) -> Expanded {
+        match name {
+            "PWD" => {
+                if let Some(c) = &env.cwd {
+                    return Expanded::Known(c.clone());
+                }
+            }
+            "HOME" => {
+                if let Some(h) = &env.home {
+                    if env.get("HOME").is_none() {
+                        return Expanded::Known(h.clone());
+                    }
+                }
+            }
+            "0" => {
+                if let Some(a) = &env.arg0 {
+                    return Expanded::Known(a.clone());
+                }
+                return Expanded::Unknown {
+                    reason: "$0 (the shell's name) is only known at run time".into(),
+                    may_be_empty: false,
+                };
+            }
+            "@" | "*" => {
+                if let Some(pos) = &env.positional {
+                    let mut vals = Vec::new();
+                    for v in pos {
+                        match v {
+                            VarValue::Known(s) => vals.push(s.clone()),
+                            VarValue::Unknown(r) => {
+                                return Expanded::Unknown {
+                                    reason: r.clone(),
+                                    may_be_empty: true,
+                                };
+                            }
+                        }
+                    }
+                    return Expanded::Fields(vals);
+                }
+                return Expanded::Unknown {
+                    reason: format!("${name} (the positional parameters) is only known at run time"),
+                    may_be_empty: true,
+                };
+            }
+            "#" => {
+                if let Some(pos) = &env.positional {
+                    return Expanded::Known(pos.len().to_string());
+                }
+            }
+            _ => {}
+        }
+        if let Ok(n) = name.parse::<usize>() {
+            if n >= 1 {
+                if let Some(pos) = &env.positional {
+                    return match pos.get(n - 1) {
+                        Some(VarValue::Known(s)) => Expanded::Known(s.clone()),
+                        Some(VarValue::Unknown(r)) => Expanded::Unknown {
+                            reason: r.clone(),
+                            may_be_empty: true,
+                        },
+                        None => Expanded::Known(String::new()),
+                    };
+                }
+                return Expanded::Unknown {
+                    reason: format!("${name} (a positional parameter) is only known at run time"),
+                    may_be_empty: true,
+                };
+            }
+        }
+        match env.get(name) {
+            Some(VarValue::Known(v)) => Expanded::Known(v.clone()),
+            Some(VarValue::Unknown(r)) => Expanded::Unknown {
+                reason: r.clone(),
+                may_be_empty: true,
+            },
+            None => Expanded::Unknown {
+                reason: if matches!(name, "?" | "$" | "!" | "-" | "_") {
+                    format!("${name} is only known at run time")
+                } else {
+                    format!("${name} is not set by this command; its value comes from the environment and may be empty")
+                },
+                may_be_empty: true,
+            },
+        }
+    }
+
+    /// Decode one word node into the fields bash would produce. The one place words are
+    /// decoded: everything that needs a word's value goes through here.
+    pub(super) fn decode_word(
+        &mut self,
+        src: &Source,
+        node: NodeId,
+        env: &mut Env,
+        origin: &Origin,
+        mode: WordMode,
+    ) -> Vec<Word> {
+        self.decode_nodes(src, &[node], env, origin, mode)
+    }
+
+    /// Decode adjacent nodes (no whitespace between them) as one word.
+    pub(super) fn decode_nodes(
+        &mut self,
+        src: &Source,
+        nodes: &[NodeId],
+        env: &mut Env,
+        origin: &Origin,
+        mode: WordMode,
+    ) -> Vec<Word> {
+        let Some((&first, rest)) = nodes.split_first() else {
+            return Vec::new();
+        };
+        let start = src.tree.node(first).start;
+        let end = rest
+            .last()
+            .map(|&l| src.tree.node(l).end)
+            .unwrap_or(src.tree.node(first).end);
+        let raw = src.text.get(start..end).unwrap_or("").to_string();
+        let mut atoms = Vec::new();
+        let mut notes = Vec::new();
+        let mut substitutions = Vec::new();
+        let mut skip_dollar = false;
+        for (i, &n) in nodes.iter().enumerate() {
+            let node = src.tree.node(n);
+            // `$"..."` is split by the grammar into `$` and a string.
+            if !node.named && node.kind == "$" {
+                if let Some(&next) = nodes.get(i + 1) {
+                    if src.tree.node(next).kind == k::STRING {
+                        skip_dollar = true;
+                        continue;
+                    }
+                }
+            }
+            let _ = skip_dollar;
+            self.atoms_of(
+                src,
+                n,
+                env,
+                origin,
+                false,
+                &mut atoms,
+                &mut notes,
+                &mut substitutions,
+                0,
+            );
+        }
+        let span = src.span(start, end, self.norm);
+        let fields: Vec<Vec<Atom>> = match mode {
+            WordMode::Argument => {
+                let braced = expand_braces(&atoms, 0);
+                if braced.len() > 1 {
+                    notes.push(WordNote::Braces {
+                        count: braced.len(),
+                    });
+                }
+                braced
+                    .into_iter()
+                    .flat_map(|f| split_fields(&self.tilde(f, env, &mut notes, false)))
+                    .collect()
+            }
+            WordMode::Assignment => vec![self.tilde(atoms, env, &mut notes, true)],
+            WordMode::Single => vec![
+                atoms
+                    .into_iter()
+                    .map(|a| match a {
+                        Atom::Split => Atom::Ch {
+                            c: ' ',
+                            quoted: true,
+                            expanded: true,
+                        },
+                        a => a,
+                    })
+                    .collect(),
+            ],
+        };
+        let mut words = Vec::new();
+        for f in fields {
+            let pieces = to_pieces(&f);
+            let mut w = Word {
+                pieces,
+                span,
+                raw: raw.clone(),
+                notes: notes.clone(),
+                substitutions: substitutions.clone(),
+                nspan: src.nspan(start, end),
+            };
+            if let Some(v) = w.lit() {
+                if v != raw && !w.notes.iter().any(|n| matches!(n, WordNote::Decoded { .. })) {
+                    w.notes.insert(
+                        0,
+                        WordNote::Decoded {
+                            from: raw.clone(),
+                            to: v,
+                        },
+                    );
+                }
+            }
+            words.push(w);
+        }
+        words
+    }
+
+    /// The text of an unquoted heredoc body after expansion (`None` when part of it is only
+    /// known at run time), and the substitutions that ran inside it.
+    pub(super) fn decode_heredoc(
+        &mut self,
+        src: &Source,
+        body: NodeId,
+        env: &mut Env,
+        origin: &Origin,
+    ) -> (Option<String>, Vec<Substitution>) {
+        let node = src.tree.node(body).clone();
+        let mut atoms = Vec::new();
+        let mut notes = Vec::new();
+        let mut subs = Vec::new();
+        let mut pos = node.start;
+        let heredoc_text = |s: &str, atoms: &mut Vec<Atom>| {
+            // In a heredoc a backslash only escapes `$`, backtick, backslash and newline.
+            let mut it = s.chars().peekable();
+            while let Some(c) = it.next() {
+                if c == '\\' && matches!(it.peek(), Some('$' | '`' | '\\' | '\n')) {
+                    let n = it.next().unwrap_or('\\');
+                    if n != '\n' {
+                        atoms.push(Atom::Ch { c: n, quoted: true, expanded: false });
+                    }
+                } else {
+                    atoms.push(Atom::Ch { c, quoted: true, expanded: false });
+                }
+            }
+        };
+        for &c in &node.children {
+            let ch = src.tree.node(c).clone();
+            if ch.start > pos {
+                heredoc_text(src.text.get(pos..ch.start).unwrap_or(""), &mut atoms);
+            }
+            if ch.kind == k::HEREDOC_CONTENT {
+                heredoc_text(src.text.get(ch.start..ch.end).unwrap_or(""), &mut atoms);
+            } else {
+                self.atoms_of(src, c, env, origin, true, &mut atoms, &mut notes, &mut subs, 0);
+            }
+            pos = pos.max(ch.end);
+        }
+        if node.end > pos {
+            heredoc_text(src.text.get(pos..node.end).unwrap_or(""), &mut atoms);
+        }
+        let mut out = String::new();
+        for p in to_pieces(&atoms) {
+            match p {
+                Piece::Lit { text, .. } => out.push_str(&text),
+                Piece::Unknown { .. } => return (None, subs),
+            }
+        }
+        (Some(out), subs)
+    }
+
+    fn tilde(&self, atoms: Vec<Atom>, env: &Env, notes: &mut Vec<WordNote>, assign: bool) -> Vec<Atom> {
+        // Tilde prefixes: at the start, and after `:` or the first `=` in assignments.
+        let mut out = Vec::with_capacity(atoms.len());
+        let mut i = 0;
+        let mut at_start = true;
+        while i < atoms.len() {
+            let is_tilde = matches!(
+                atoms[i],
+                Atom::Ch {
+                    c: '~',
+                    quoted: false,
+                    expanded: false
+                }
+            );
+            if at_start && is_tilde {
+                let mut j = i + 1;
+                let mut user = String::new();
+                let mut plain = true;
+                while j < atoms.len() {
+                    match &atoms[j] {
+                        Atom::Ch {
+                            c,
+                            quoted: false,
+                            expanded: false,
+                        } if *c != '/' && !(assign && *c == ':') => {
+                            user.push(*c);
+                            j += 1;
+                        }
+                        Atom::Ch { c: '/', .. } => break,
+                        Atom::Ch { c: ':', .. } if assign => break,
+                        Atom::Split => break,
+                        _ => {
+                            plain = false;
+                            break;
+                        }
+                    }
+                }
+                if plain {
+                    let home = env.home.clone();
+                    let expansion = if user.is_empty() {
+                        home.clone()
+                    } else if user == "+" {
+                        env.cwd.clone()
+                    } else if user == "-" {
+                        None
+                    } else if Some(&user) == self.user.as_ref() {
+                        home.clone()
+                    } else if user.chars().all(|c| c.is_alphanumeric() || "._-".contains(c)) {
+                        let base = home
+                            .as_deref()
+                            .and_then(|h| h.rsplit_once('/').map(|(p, _)| p.to_string()))
+                            .filter(|p| p == "/Users" || p == "/home")
+                            .unwrap_or_else(|| "/home".to_string());
+                        if user == "root" {
+                            Some("/root".to_string())
+                        } else {
+                            Some(format!("{base}/{user}"))
+                        }
+                    } else {
+                        None
+                    };
+                    match expansion {
+                        Some(h) => {
+                            notes.push(WordNote::Tilde { to: h.clone() });
+                            push_str(&mut out, &h, true, true);
+                        }
+                        None => out.push(Atom::Unk {
+                            reason: "the home directory is not known".into(),
+                            may_be_empty: false,
+                        }),
+                    }
+                    i = j;
+                    at_start = false;
+                    continue;
+                }
+            }
+            at_start = assign
+                && matches!(
+                    atoms[i],
+                    Atom::Ch {
+                        c: ':',
+                        quoted: false,
+                        ..
+                    }
+                );
+            out.push(atoms[i].clone());
+            i += 1;
+        }
+        out
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn atoms_of(
+        &mut self,
+        src: &Source,
+        id: NodeId,
+        env: &mut Env,
+        origin: &Origin,
+        in_dq: bool,
+        atoms: &mut Vec<Atom>,
+        notes: &mut Vec<WordNote>,
+        subs: &mut Vec<Substitution>,
+        depth: usize,
+    ) {
+        let node = src.tree.node(id).clone();
+        let text = src.text.get(node.start..node.end).unwrap_or("");
+        if depth > 64 {
+            atoms.push(Atom::Unk {
+                reason: "word nesting is too deep to decode".into(),
+                may_be_empty: true,
+            });
+            return;
+        }
+        if node.is_error || node.is_missing {
+            atoms.push(Atom::Unk {
+                reason: "part of the word did not parse".into(),
+                may_be_empty: true,
+            });
+            return;
+        }
+        match node.kind {
+            k::WORD | k::NUMBER if !in_dq => decode_unquoted(text, atoms),
+            k::WORD | k::NUMBER | k::STRING_CONTENT | k::HEREDOC_CONTENT => {
+                if in_dq {
+                    decode_dq(text, atoms)
+                } else {
+                    decode_unquoted(text, atoms)
+                }
+            }
+            k::RAW_STRING => {
+                let inner = text
+                    .strip_prefix('\'')
+                    .map(|t| t.strip_suffix('\'').unwrap_or(t))
+                    .unwrap_or(text);
+                push_str(atoms, inner, true, false);
+            }
+            k::ANSI_C_STRING => {
+                let inner = text
+                    .strip_prefix("$'")
+                    .map(|t| t.strip_suffix('\'').unwrap_or(t))
+                    .unwrap_or(text);
+                let decoded = decode_ansi_c(inner);
+                if decoded != inner {
+                    notes.push(WordNote::Decoded {
+                        from: text.to_string(),
+                        to: decoded.clone(),
+                    });
+                }
+                push_str(atoms, &decoded, true, false);
+            }
+            k::STRING | k::TRANSLATED_STRING => {
+                // Text between child nodes (e.g. a lone `$`) is literal.
+                let inner_start = node.start + if node.kind == k::TRANSLATED_STRING { 2 } else { 1 };
+                let inner_end = node.end.saturating_sub(1).max(inner_start);
+                let mut pos = inner_start;
+                for &c in &node.children {
+                    let ch = src.tree.node(c);
+                    if !ch.named && (ch.kind == "\"" || ch.kind == "$\"") {
+                        continue;
+                    }
+                    if ch.start > pos {
+                        decode_dq(src.text.get(pos..ch.start).unwrap_or(""), atoms);
+                    }
+                    if ch.named {
+                        self.atoms_of(src, c, env, origin, true, atoms, notes, subs, depth + 1);
+                    } else {
+                        decode_dq(src.text.get(ch.start..ch.end).unwrap_or(""), atoms);
+                    }
+                    pos = pos.max(ch.end);
+                }
+                if inner_end > pos {
+                    decode_dq(src.text.get(pos..inner_end).unwrap_or(""), atoms);
+                }
+            }
+            k::CONCATENATION => {
+                for &c in &node.children {
+                    self.atoms_of(src, c, env, origin, in_dq, atoms, notes, subs, depth + 1);
+                }
+            }
+            k::SIMPLE_EXPANSION => {
+                let name = text.trim_start_matches('$').to_string();
+                let v = self.lookup(env, &name);
+                self.push_value(v, &name, in_dq, atoms, notes);
+            }
+            k::EXPANSION => {
+                let v = self.expand_braced(src, id, env, origin, notes, subs, depth);
+                let label = text.to_string();
+                self.push_value(v, &label, in_dq, atoms, notes);
+            }
+            k::COMMAND_SUBSTITUTION => {
+                let inner_nodes: Vec<NodeId> = node
+                    .children
+                    .iter()
+                    .copied()
+                    .filter(|&c| src.tree.node(c).named)
+                    .collect();
+                let step = OriginStep {
+                    kind: OriginKind::CommandSubstitution,
+                    span: src.span(node.start, node.end, self.norm),
+                    detail: "command substitution $(..)".into(),
+                };
+                let mut sub_env = env.clone();
+                let block = self.lower_statements(src, &inner_nodes, &mut sub_env, &origin.push(step), None);
+                subs.push(Substitution {
+                    kind: SubstKind::Command,
+                    producers: block.tails.clone(),
+                    commands: block.commands.clone(),
+                    span: src.span(node.start, node.end, self.norm),
+                });
+                match block.output {
+                    Some(out) => {
+                        let trimmed = out.trim_end_matches('\n').to_string();
+                        notes.push(WordNote::SubstitutionOutput {
+                            value: trimmed.clone(),
+                        });
+                        push_expanded(atoms, &trimmed, in_dq);
+                    }
+                    None => atoms.push(Atom::Unk {
+                        reason: format!("the output of `{}`", short(text)),
+                        may_be_empty: true,
+                    }),
+                }
+            }
+            k::PROCESS_SUBSTITUTION => {
+                let inner_nodes: Vec<NodeId> = node
+                    .children
+                    .iter()
+                    .copied()
+                    .filter(|&c| src.tree.node(c).named)
+                    .collect();
+                let out_dir = text.starts_with(">(");
+                let step = OriginStep {
+                    kind: OriginKind::ProcessSubstitution,
+                    span: src.span(node.start, node.end, self.norm),
+                    detail: if out_dir {
+                        "process substitution >(..)".into()
+                    } else {
+                        "process substitution <(..)".into()
+                    },
+                };
+                let mut sub_env = env.clone();
+                let block = self.lower_statements(src, &inner_nodes, &mut sub_env, &origin.push(step), None);
+                subs.push(Substitution {
+                    kind: if out_dir {
+                        SubstKind::ProcessOut
+                    } else {
+                        SubstKind::ProcessIn
+                    },
+                    producers: if out_dir {
+                        block.heads.clone()
+                    } else {
+                        block.tails.clone()
+                    },
+                    commands: block.commands.clone(),
+                    span: src.span(node.start, node.end, self.norm),
+                });
+                atoms.push(Atom::Unk {
+                    reason: format!("a /dev/fd path connected to `{}`", short(text)),
+                    may_be_empty: false,
+                });
+            }
+            k::BRACE_EXPRESSION => {
+                // `{1..5}` / `{a..e}`: expand the sequence into a brace list.
+                let body = text.trim_start_matches('{').trim_end_matches('}');
+                match expand_sequence(body) {
+                    Some(items) => {
+                        atoms.push(Atom::Ch {
+                            c: '{',
+                            quoted: false,
+                            expanded: false,
+                        });
+                        for (i, it) in items.iter().enumerate() {
+                            if i > 0 {
+                                atoms.push(Atom::Ch {
+                                    c: ',',
+                                    quoted: false,
+                                    expanded: false,
+                                });
+                            }
+                            push_str(atoms, it, true, false);
+                        }
+                        if items.len() == 1 {
+                            atoms.push(Atom::Ch {
+                                c: ',',
+                                quoted: false,
+                                expanded: false,
+                            });
+                        }
+                        atoms.push(Atom::Ch {
+                            c: '}',
+                            quoted: false,
+                            expanded: false,
+                        });
+                    }
+                    None => push_str(atoms, text, false, false),
+                }
+            }
+            _ => {
+                // Arithmetic and other conservative kinds: value unknown, but any code
+                // inside still runs and is lowered.
+                self.lower_substitutions_in(src, id, env, origin, subs, depth);
+                atoms.push(Atom::Unk {
+                    reason: format!("`{}` is only known at run time", short(text)),
+                    may_be_empty: true,
+                });
+            }
+        }
+    }
+
+    /// Lower every `$(..)`/`<(..)` inside a subtree whose value we do not compute.
+    fn lower_substitutions_in(
+        &mut self,
+        src: &Source,
+        id: NodeId,
+        env: &mut Env,
+        origin: &Origin,
+        subs: &mut Vec<Substitution>,
+        depth: usize,
+    ) {
+        let children = src.tree.node(id).children.clone();
+        for c in children {
+            let kind = src.tree.node(c).kind;
+            if kind == k::COMMAND_SUBSTITUTION || kind == k::PROCESS_SUBSTITUTION {
+                let mut a = Vec::new();
+                let mut n = Vec::new();
+                self.atoms_of(src, c, env, origin, false, &mut a, &mut n, subs, depth + 1);
+            } else if depth < 64 {
+                self.lower_substitutions_in(src, c, env, origin, subs, depth + 1);
+            }
+        }
+    }
+
+    fn push_value(&self, v: Expanded, name: &str, in_dq: bool, atoms: &mut Vec<Atom>, notes: &mut Vec<WordNote>) {
+        match v {
+            Expanded::Known(s) => {
+                notes.push(WordNote::Expanded {
+                    var: name.to_string(),
+                    value: s.clone(),
+                });
+                push_expanded(atoms, &s, in_dq);
+            }
+            Expanded::Fields(fs) => {
+                notes.push(WordNote::Expanded {
+                    var: name.to_string(),
+                    value: fs.join(" "),
+                });
+                for (i, f) in fs.iter().enumerate() {
+                    if i > 0 {
+                        atoms.push(Atom::Split);
+                    }
+                    push_expanded(atoms, f, in_dq);
+                }
+            }
+            Expanded::Unknown {
+                reason,
+                may_be_empty,
+            } => {
+                notes.push(WordNote::UnknownVar {
+                    var: name.to_string(),
+                });
+                atoms.push(Atom::Unk {
+                    reason,
+                    may_be_empty,
+                });
+            }
+        }
+    }
+
+    /// `${...}` with its operators.
+    #[allow(clippy::too_many_arguments)]
+    fn expand_braced(
+        &mut self,
+        src: &Source,
+        id: NodeId,
+        env: &mut Env,
+        origin: &Origin,
+        notes: &mut Vec<WordNote>,
+        subs: &mut Vec<Substitution>,
+        depth: usize,
+    ) -> Expanded {
+        let node = src.tree.node(id).clone();
+        let text = src.text.get(node.start..node.end).unwrap_or("").to_string();
+        let unknown = |r: String| Expanded::Unknown {
+            reason: r,
+            may_be_empty: true,
+        };
+        let mut name: Option<String> = None;
+        let mut prefix_op: Option<String> = None;
+        let mut ops: Vec<String> = Vec::new();
+        let mut operands: Vec<Vec<NodeId>> = Vec::new();
+        for &c in &node.children {
+            let ch = src.tree.node(c);
+            let ctext = src.text.get(ch.start..ch.end).unwrap_or("");
+            if !ch.named && (ch.kind == "${" || ch.kind == "}") {
+                continue;
+            }
+            if name.is_none()
+                && ops.is_empty()
+                && (ch.kind == k::VARIABLE_NAME || ch.kind == k::SPECIAL_VARIABLE_NAME)
+            {
+                name = Some(ctext.to_string());
+                continue;
+            }
+            if name.is_none() && ch.kind == k::SUBSCRIPT {
+                self.lower_substitutions_in(src, c, env, origin, subs, depth);
+                return unknown(format!("`{}` (an array element) is only known at run time", short(&text)));
+            }
+            if ch.field == Some("operator") || (!ch.named && name.is_none()) {
+                if name.is_none() {
+                    prefix_op = Some(ctext.to_string());
+                } else {
+                    ops.push(ctext.to_string());
+                    operands.push(Vec::new());
+                }
+                continue;
+            }
+            if let Some(last) = operands.last_mut() {
+                last.push(c);
+            } else {
+                // Something we do not model sits where the name should be.
+                self.lower_substitutions_in(src, id, env, origin, subs, depth);
+                return unknown(format!("`{}` is only known at run time", short(&text)));
+            }
+        }
+        let Some(name) = name else {
+            self.lower_substitutions_in(src, id, env, origin, subs, depth);
+            return unknown(format!("`{}` is only known at run time", short(&text)));
+        };
+        if let Some(p) = prefix_op {
+            return match (p.as_str(), self.lookup(env, &name)) {
+                ("#", Expanded::Known(v)) => Expanded::Known(v.chars().count().to_string()),
+                _ => unknown(format!("`{}` is only known at run time", short(&text))),
+            };
+        }
+        let base = self.lookup(env, &name);
+        if ops.is_empty() {
+            return base;
+        }
+        // Decode an operand as a single word (no splitting).
+        let mut operand = |this: &mut Self, i: usize, env: &mut Env| -> Option<String> {
+            let nodes = operands.get(i)?.clone();
+            if nodes.is_empty() {
+                return Some(String::new());
+            }
+            let mut a = Vec::new();
+            for n in nodes {
+                this.atoms_of(src, n, env, origin, true, &mut a, notes, subs, depth + 1);
+            }
+            let pieces = to_pieces(&a);
+            let mut s = String::new();
+            for p in pieces {
+                match p {
+                    Piece::Lit { text, .. } => s.push_str(&text),
+                    Piece::Unknown { .. } => return None,
+                }
+            }
+            Some(s)
+        };
+        let op = ops[0].as_str();
+        match op {
+            ":-" | "-" | ":=" | "=" | ":?" | "?" | ":+" | "+" => {
+                let def = operand(self, 0, env);
+                let empty_counts = op.starts_with(':');
+                let set_state = match &base {
+                    Expanded::Known(v) if v.is_empty() && empty_counts => Some(false),
+                    Expanded::Known(_) => Some(true),
+                    _ => env.get(&name).map(|_| true).filter(|_| false),
+                };
+                let is_plus = op.ends_with('+');
+                match (set_state, is_plus) {
+                    (Some(true), false) => base,
+                    (Some(true), true) => def.map(Expanded::Known).unwrap_or_else(|| {
+                        unknown(format!("`{}` is only known at run time", short(&text)))
+                    }),
+                    (Some(false), true) => Expanded::Known(String::new()),
+                    (Some(false), false) | (None, false) if op.contains('?') => base,
+                    (Some(false), false) => match def {
+                        Some(d) => {
+                            if op.contains('=') {
+                                env.set(&name, VarValue::Known(d.clone()));
+                            }
+                            Expanded::Known(d)
+                        }
+                        None => unknown(format!("`{}` is only known at run time", short(&text))),
+                    },
+                    (None, _) => {
+                        if op.contains('=') {
+                            env.set(
+                                &name,
+                                VarValue::Unknown(format!("${name} may have been set by `{}`", short(&text))),
+                            );
+                        }
+                        // Unknown variable: the value is it or the default; a non-empty
+                        // default means it is not empty.
+                        Expanded::Unknown {
+                            reason: format!("`{}` depends on whether ${name} is set", short(&text)),
+                            may_be_empty: is_plus || def.as_deref().is_none_or(str::is_empty),
+                        }
+                    }
+                }
+            }
+            "#" | "##" | "%" | "%%" => {
+                let pat = operand(self, 0, env);
+                match (base, pat) {
+                    (Expanded::Known(v), Some(p)) => Expanded::Known(strip_pattern(&v, &p, op)),
+                    _ => unknown(format!("`{}` is only known at run time", short(&text))),
+                }
+            }
+            "/" | "//" | "/#" | "/%" => {
+                let pat = operand(self, 0, env);
+                let rep = if ops.len() > 1 { operand(self, 1, env) } else { Some(String::new()) };
+                match (base, pat, rep) {
+                    (Expanded::Known(v), Some(p), Some(r)) => match replace_pattern(&v, &p, &r, op) {
+                        Some(out) => Expanded::Known(out),
+                        None => unknown(format!("`{}` is only known at run time", short(&text))),
+                    },
+                    _ => unknown(format!("`{}` is only known at run time", short(&text))),
+                }
+            }
+            ":" => {
+                let off = operand(self, 0, env).and_then(|s| s.trim().parse::<i64>().ok());
+                let len = if ops.len() > 1 {
+                    operand(self, 1, env).and_then(|s| s.trim().parse::<i64>().ok())
+                } else {
+                    None
+                };
+                match (base, off) {
+                    (Expanded::Known(v), Some(o)) => {
+                        let chars: Vec<char> = v.chars().collect();
+                        let n = chars.len() as i64;
+                        let start = if o < 0 { (n + o).max(0) } else { o.min(n) } as usize;
+                        let end = match len {
+                            Some(l) if l >= 0 => (start as i64 + l).min(n) as usize,
+                            Some(l) => (n + l).max(start as i64) as usize,
+                            None if ops.len() > 1 => {
+                                return unknown(format!("`{}` is only known at run time", short(&text)));
+                            }
+                            None => n as usize,
+                        };
+                        Expanded::Known(chars[start..end.max(start)].iter().collect())
+                    }
+                    _ => unknown(format!("`{}` is only known at run time", short(&text))),
+                }
+            }
+            "^^" | "^" | ",," | "," => match base {
+                Expanded::Known(v) => Expanded::Known(match op {
+                    "^^" => v.to_uppercase(),
+                    ",," => v.to_lowercase(),
+                    "^" => {
+                        let mut c = v.chars();
+                        c.next()
+                            .map(|f| f.to_uppercase().chain(c).collect())
+                            .unwrap_or_default()
+                    }
+                    _ => {
+                        let mut c = v.chars();
+                        c.next()
+                            .map(|f| f.to_lowercase().chain(c).collect())
+                            .unwrap_or_default()
+                    }
+                }),
+                other => other,
+            },
+            _ => unknown(format!("`{}` is only known at run time", short(&text))),
+        }
+    }
+}
+
+fn short(s: &str) -> String {
+    let mut t: String = s.chars().take(60).collect();
+    if t.len() < s.len() {
+        t.push('…');
+    }
+    t
+}
+
+/// `1..5`, `a..e`, `1..10..2`.
+fn expand_sequence(body: &str) -> Option<Vec<String>> {
+    let parts: Vec<&str> = body.split("..").collect();
+    if parts.len() < 2 || parts.len() > 3 {
+        return None;
+    }
+    let step: i64 = match parts.get(2) {
+        Some(s) => s.parse::<i64>().ok()?.abs().max(1),
+        None => 1,
+    };
+    if let (Ok(a), Ok(b)) = (parts[0].parse::<i64>(), parts[1].parse::<i64>()) {
+        let mut v = Vec::new();
+        let mut x = a;
+        while v.len() < MAX_BRACE_WORDS {
+            v.push(x.to_string());
+            if x == b {
+                break;
+            }
+            x += if b > a { step } else { -step };
+            if (b > a && x > b) || (b < a && x < b) {
+                break;
+            }
+        }
+        return Some(v);
+    }
+    let (a, b) = (parts[0].chars().next()?, parts[1].chars().next()?);
+    if parts[0].chars().count() != 1 || parts[1].chars().count() != 1 {
+        return None;
+    }
+    let (a, b) = (a as u32, b as u32);
+    let range: Vec<u32> = if a <= b {
+        (a..=b).step_by(step as usize).collect()
+    } else {
+        (b..=a).rev().step_by(step as usize).collect()
+    };
+    Some(
+        range
+            .into_iter()
+            .take(MAX_BRACE_WORDS)
+            .filter_map(char::from_u32)
+            .map(|c| c.to_string())
+            .collect(),
+    )
+}
+
+fn is_brace(a: &Atom, c: char) -> bool {
+    matches!(a, Atom::Ch { c: x, quoted: false, expanded: false } if *x == c)
+}
+
+/// Bash brace expansion over unquoted, unexpanded `{a,b}` groups.
+fn expand_braces(atoms: &[Atom], depth: usize) -> Vec<Vec<Atom>> {
+    if depth > MAX_BRACE_DEPTH {
+        return vec![atoms.to_vec()];
+    }
+    // Find the first `{` with a matching `}` and a top-level comma.
+    for open in 0..atoms.len() {
+        if !is_brace(&atoms[open], '{') {
+            continue;
+        }
+        let mut level = 0;
+        let mut commas = Vec::new();
+        let mut close = None;
+        for (j, a) in atoms.iter().enumerate().skip(open + 1) {
+            if is_brace(a, '{') {
+                level += 1;
+            } else if is_brace(a, '}') {
+                if level == 0 {
+                    close = Some(j);
+                    break;
+                }
+                level -= 1;
+            } else if level == 0 && is_brace(a, ',') {
+                commas.push(j);
+            }
+        }
+        let Some(close) = close else { continue };
+        if commas.is_empty() {
+            continue;
+        }
+        let prefix = &atoms[..open];
+        let suffix_exp = expand_braces(&atoms[close + 1..], depth + 1);
+        let mut bounds = vec![open];
+        bounds.extend(&commas);
+        bounds.push(close);
+        let mut out = Vec::new();
+        for w in bounds.windows(2) {
+            for alt in expand_braces(&atoms[w[0] + 1..w[1]], depth + 1) {
+                for suf in &suffix_exp {
+                    if out.len() >= MAX_BRACE_WORDS {
+                        return out;
+                    }
+                    let mut v = prefix.to_vec();
+                    v.extend(alt.iter().cloned());
+                    v.extend(suf.iter().cloned());
+                    out.push(v);
+                }
+            }
+        }
+        return out;
+    }
+    vec![atoms.to_vec()]
+}
+
+/// Split atoms at word-splitting boundaries; fields that expanded to nothing vanish.
+fn split_fields(atoms: &[Atom]) -> Vec<Vec<Atom>> {
+    let mut out = Vec::new();
+    let mut cur = Vec::new();
+    let had_split = atoms.iter().any(|a| matches!(a, Atom::Split));
+    for a in atoms {
+        if matches!(a, Atom::Split) {
+            if !cur.is_empty() {
+                out.push(std::mem::take(&mut cur));
+            }
+        } else {
+            cur.push(a.clone());
+        }
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    if out.is_empty() && !had_split {
+        // `""` is one empty word, and an unquoted empty expansion is none; keep the empty
+        // word only when something quoted was there (approximated by no split at all).
+        let only_expanded_unquoted = !atoms.is_empty()
+            && atoms.iter().all(|a| {
+                matches!(
+                    a,
+                    Atom::Ch {
+                        quoted: false,
+                        expanded: true,
+                        ..
+                    }
+                )
+            });
+        if !only_expanded_unquoted {
+            out.push(Vec::new());
+        }
+    }
+    out
+}
+
+fn to_pieces(atoms: &[Atom]) -> Vec<Piece> {
+    let mut pieces: Vec<Piece> = Vec::new();
+    for a in atoms {
+        match a {
+            Atom::Ch { c, quoted, .. } => match pieces.last_mut() {
+                Some(Piece::Lit { text, quoted: q }) if *q == *quoted => text.push(*c),
+                _ => pieces.push(Piece::Lit {
+                    text: c.to_string(),
+                    quoted: *quoted,
+                }),
+            },
+            Atom::Unk {
+                reason,
+                may_be_empty,
+            } => pieces.push(Piece::Unknown {
+                reason: reason.clone(),
+                may_be_empty: *may_be_empty,
+            }),
+            Atom::Split => pieces.push(Piece::Lit {
+                text: " ".into(),
+                quoted: true,
+            }),
+        }
+    }
+    if pieces.is_empty() {
+        pieces.push(Piece::Lit {
+            text: String::new(),
+            quoted: true,
+        });
+    }
+    pieces
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decodes_every_ansi_c_escape() {
+        assert_eq!(decode_ansi_c(r"\x72\x6d"), "rm");
+        assert_eq!(decode_ansi_c(r"\u0072m"), "rm");
+        assert_eq!(decode_ansi_c(r"\162\155"), "rm");
+        assert_eq!(decode_ansi_c(r"\0162"), "\u{e}2");
+        assert_eq!(decode_ansi_c(r"\cA"), "\x01");
+        assert_eq!(decode_ansi_c(r"a\nb\tc\\"), "a\nb\tc\\");
+        assert_eq!(decode_ansi_c(r"\'"), "'");
+    }
+
+    #[test]
+    fn glob_match_handles_stars_and_questions() {
+        assert!(glob_match("*.txt", "a.txt"));
+        assert!(glob_match("a?c", "abc"));
+        assert!(!glob_match("a?c", "ac"));
+        assert!(glob_match("*", ""));
+    }
+
+    #[test]
+    fn strips_shortest_and_longest_patterns() {
+        assert_eq!(strip_pattern("a.b.c", "*.", "#"), "b.c");
+        assert_eq!(strip_pattern("a.b.c", "*.", "##"), "c");
+        assert_eq!(strip_pattern("a.b.c", ".*", "%"), "a.b");
+        assert_eq!(strip_pattern("a.b.c", ".*", "%%"), "a");
+    }
+
+    #[test]
+    fn expands_numeric_and_alpha_sequences() {
+        assert_eq!(expand_sequence("1..3"), Some(vec!["1".into(), "2".into(), "3".into()]));
+        assert_eq!(expand_sequence("a..c"), Some(vec!["a".into(), "b".into(), "c".into()]));
+    }
+}

@@ -1,0 +1,160 @@
+//! Analysis rules: what shellgate could not understand (parse errors, limits, internal
+//! errors) is itself a finding, so the guard fails closed; the fallback catalog's hits too.
+
+use super::{Cx, Finding, Rule, RuleMeta, fallback_findings};
+use crate::declare_rule;
+use crate::model::IssueKind;
+
+declare_rule! {
+    /// ## What it does
+    /// Flags commands with bash syntax that tree-sitter-bash could not parse (`ERROR` or
+    /// `MISSING` regions), and runs the regex fallback catalog over the statement holding it.
+    ///
+    /// ## Why is this bad?
+    /// Code shellgate cannot parse is code it cannot judge; bash may still run it. Allowing it
+    /// would make every grammar gap a bypass.
+    ///
+    /// ## Example
+    /// `echo "unterminated` — bash waits for the closing quote; shellgate asks.
+    ///
+    /// ## Known limitations
+    /// tree-sitter-bash 0.25 rejects some valid bash (`${v:$i:1}`, `$((0x$h))`, a `;` right
+    /// after a heredoc delimiter); those are asked about even when harmless.
+    pub struct UnparsedSyntax;
+    code: "SG0001",
+    name: "unparsed-syntax",
+    severity: Approve,
+    category: Analysis,
+    hermes: ["command parser limit or malformed executable payload"],
+    programs: [],
+    summary: "Part of the command could not be parsed as bash",
+    pass: ["ls -la", "echo 'quoted ; text'"],
+    fail: ["echo \"unterminated", "if true; then echo x"],
+}
+
+declare_rule! {
+    /// ## What it does
+    /// Flags commands that hit an analysis limit: code nested deeper than the nesting limit
+    /// (`bash -c` inside `eval` inside ...), syntax deeper than the tree limit, more commands
+    /// than the command limit, or a command larger than the size limit.
+    ///
+    /// ## Why is this bad?
+    /// Past a limit shellgate stops looking; what it did not look at may be dangerous, and
+    /// deep nesting is itself a way to hide code.
+    ///
+    /// ## Example
+    /// Nine levels of `bash -c "bash -c ..."`.
+    ///
+    /// ## Known limitations
+    /// The limits are fixed (see `LowerLimits`); the fallback catalog still scans the text.
+    pub struct AnalysisLimit;
+    code: "SG0002",
+    name: "analysis-limit-exceeded",
+    severity: Approve,
+    category: Analysis,
+    hermes: ["command parser limit exceeded"],
+    programs: [],
+    summary: "The command exceeded an analysis limit and was not fully analysed",
+    pass: ["bash -c 'bash -c \"echo hi\"'"],
+    fail: ["eval eval eval eval eval eval eval eval eval eval ls"],
+}
+
+declare_rule! {
+    /// ## What it does
+    /// Reports an internal error during analysis (a bug in shellgate, caught).
+    ///
+    /// ## Why is this bad?
+    /// A guard that errors must not allow: the command was not judged.
+    ///
+    /// ## Example
+    /// None: this only fires on shellgate bugs.
+    ///
+    /// ## Known limitations
+    /// A stack overflow cannot be caught; recursion is bounded instead.
+    pub struct InternalError;
+    code: "SG0003",
+    name: "internal-error",
+    severity: Approve,
+    category: Analysis,
+    hermes: [],
+    programs: [],
+    summary: "shellgate hit an internal error; the command was not judged",
+    pass: ["true"],
+    fail: [],
+}
+
+declare_rule! {
+    /// ## What it does
+    /// Carries hits of the regex fallback catalog (Hermes-compatible patterns) on text that
+    /// did not parse or was not analysed. A block-tier pattern hit is a block finding.
+    ///
+    /// ## Why is this bad?
+    /// Unparsable text still reaches bash; the fallback keeps at least the unconditional tier
+    /// in force for it.
+    ///
+    /// ## Example
+    /// `rm -rf / "unterminated` — the quote breaks the parse; the fallback sees `rm -rf /`.
+    ///
+    /// ## Known limitations
+    /// Regexes see text, not structure: inside unparsable regions, quoted mentions match too.
+    pub struct FallbackPattern;
+    code: "SG0004",
+    name: "fallback-pattern-match",
+    severity: Approve,
+    category: Analysis,
+    hermes: [],
+    programs: [],
+    summary: "Unanalysed text matches the fallback regex catalog",
+    pass: ["echo 'rm -rf /'"],
+    fail: ["rm -rf / \"unterminated"],
+}
+
+pub static FALLBACK_META: RuleMeta = FallbackPattern::META;
+pub static INTERNAL: &RuleMeta = &InternalError::META;
+pub static SIZE_LIMIT: &RuleMeta = &AnalysisLimit::META;
+static UNPARSED_META: RuleMeta = UnparsedSyntax::META;
+static LIMIT_META: RuleMeta = AnalysisLimit::META;
+static INTERNAL_META: RuleMeta = InternalError::META;
+
+impl Rule for UnparsedSyntax {
+    fn meta(&self) -> &'static RuleMeta {
+        &UNPARSED_META
+    }
+    fn check_script(&self, cx: &Cx, out: &mut Vec<Finding>) {
+        let mut scanned = std::collections::BTreeSet::new();
+        for issue in &cx.script.issues {
+            let meta: &'static RuleMeta = match issue.kind {
+                IssueKind::ParseError => &UNPARSED_META,
+                IssueKind::NestingLimit | IssueKind::SizeLimit | IssueKind::CommandLimit => &LIMIT_META,
+                IssueKind::Internal => &INTERNAL_META,
+            };
+            let mut f = Finding::at(meta, issue.span, issue.message.clone());
+            if !issue.origin.is_top_level() {
+                f = f.with_evidence(format!("inside {}", issue.origin.describe()));
+            }
+            out.push(f);
+            // Scan each region once, however many problems it holds.
+            if scanned.insert(issue.text.clone()) {
+                out.extend(fallback_findings(&issue.text, issue.span));
+            }
+        }
+    }
+}
+
+impl Rule for AnalysisLimit {
+    fn meta(&self) -> &'static RuleMeta {
+        &LIMIT_META
+    }
+}
+
+impl Rule for InternalError {
+    fn meta(&self) -> &'static RuleMeta {
+        &INTERNAL_META
+    }
+}
+
+impl Rule for FallbackPattern {
+    fn meta(&self) -> &'static RuleMeta {
+        &FALLBACK_META
+    }
+}

@@ -1,0 +1,3 @@
+//! Disk rules: formatting or overwriting block devices.
+
+pub mod block_device_write;

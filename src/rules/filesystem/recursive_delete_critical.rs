@@ -1,0 +1,127 @@
+//! SG1001: recursive delete of `/`, a top-level system directory, or a home directory.
+
+use crate::declare_rule;
+use crate::model::paths::PathClass;
+use crate::model::{Command, Word};
+use crate::rules::util::{classify, describe, parse, route, FlagSpec};
+use crate::rules::{Cx, Finding, Rule, RuleMeta};
+
+declare_rule! {
+    /// ## What it does
+    /// Blocks a recursive delete whose target is `/` (or `/*`, or a glob over top-level
+    /// entries), a top-level system directory (`/etc`, `/usr`, `/home`, macOS `/System`,
+    /// ...), or a home directory itself (`~`, `~/*`, `$HOME`, `/home/<user>`). Targets are
+    /// judged after decoding, variable expansion and `cd` tracking, through wrappers and
+    /// nested code: `X=/; sudo bash -c "rm -rf $X"` and `cd / && rm -rf *` are both caught.
+    /// `find <critical dir> -delete` without any filter counts too.
+    ///
+    /// ## Why is this bad?
+    /// It destroys the system or all of a user's data; nothing can approve it safely.
+    ///
+    /// ## Example
+    /// ```sh
+    /// rm -rf /          # block
+    /// rm -rf ./build    # not this rule (an ordinary recursive delete)
+    /// ```
+    ///
+    /// ## Known limitations
+    /// Targets known only at run time (`rm -rf "$(cat dirs.txt)"`) cannot be judged here;
+    /// they are at least `approve` through the recursive-delete rules.
+    pub struct RecursiveDeleteCritical;
+    code: "SG1001",
+    name: "recursive-delete-critical-path",
+    severity: Block,
+    category: Filesystem,
+    hermes: ["recursive delete of root filesystem", "recursive delete of system directory", "recursive delete of home directory"],
+    programs: ["rm", "find"],
+    summary: "Recursive delete of /, a system directory, or a home directory",
+    pass: ["rm -rf ./build", "rm -rf /tmp/cache", "echo 'rm -rf /'", "rm notes.txt", "find . -name '*.pyc' -delete", "rm -r ~/project/tmp"],
+    fail: [
+        "rm -rf /",
+        "rm -fr /*",
+        "sudo rm -r -f --no-preserve-root /",
+        "/bin/rm -rf ~",
+        "r\\m -rf \"$HOME\"",
+        "X=/; rm -rf $X",
+        "cd / && rm -rf *",
+        "rm -rf /usr/",
+        "rm --recursive --force /etc",
+        "bash -c 'rm -rf ~/'",
+        "eval 'rm -rf /home/user'",
+        "find / -delete",
+        "rm -rf /Users/alice",
+        "python3 -c 'import shutil; shutil.rmtree(\"/home/user\")'",
+    ],
+}
+
+impl RecursiveDeleteCritical {
+    fn judge(cx: &Cx, cmd: &Command, target: &Word, how: &str, out: &mut Vec<Finding>) {
+        let class = classify(cmd, target, cx.ctx.home.as_deref());
+        let key = match class {
+            PathClass::Root => "recursive delete of root filesystem",
+            PathClass::SystemDir(_) => "recursive delete of system directory",
+            PathClass::Home(_) => "recursive delete of home directory",
+            _ => return,
+        };
+        let mut f = Finding::on(
+            &Self::META,
+            cmd,
+            format!("{how} deletes {}{}", describe(&class), route(cmd)),
+        )
+        .with_span(target.span);
+        if target.span.end <= target.span.start {
+            f.span = cmd.span;
+        }
+        f.hermes = vec![key];
+        out.push(f);
+    }
+}
+
+const FIND_SPEC: FlagSpec = FlagSpec {
+    short_values: "D",
+    longs: &[],
+    long_values: &[],
+};
+
+impl Rule for RecursiveDeleteCritical {
+    fn meta(&self) -> &'static RuleMeta {
+        &Self::META
+    }
+
+    fn check_command(&self, cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
+        if cmd.is("rm") {
+            let (args, recursive) = super::rm_args(cmd);
+            if !recursive {
+                return;
+            }
+            for t in &args.operands {
+                Self::judge(cx, cmd, t, "recursive rm", out);
+            }
+        } else if cmd.is("find") {
+            // `find DIR... -delete` with no test before `-delete` removes everything below.
+            let words = cmd.args();
+            let texts: Vec<String> = words.iter().map(|w| w.text_with("\u{fffd}")).collect();
+            if !texts.iter().any(|t| t == "-delete") {
+                return;
+            }
+            let first_expr = texts
+                .iter()
+                .position(|t| t.starts_with('-') || t == "(" || t == "!")
+                .unwrap_or(texts.len());
+            let filtered = texts[first_expr..]
+                .iter()
+                .take_while(|t| *t != "-delete")
+                .any(|t| !matches!(t.as_str(), "-depth" | "-xdev" | "-mount" | "-ignore_readdir_race" | "-noleaf" | "-P" | "-L" | "-H"));
+            if filtered {
+                return;
+            }
+            let _ = parse(cmd, &FIND_SPEC);
+            for w in &words[..first_expr] {
+                if w.lit().is_some_and(|t| matches!(t.as_str(), "-P" | "-L" | "-H")) {
+                    continue;
+                }
+                Self::judge(cx, cmd, w, "find -delete", out);
+            }
+        }
+    }
+}

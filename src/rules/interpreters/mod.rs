@@ -1,0 +1,1 @@
+//! Interpreter rules: inline code in python, node, perl, ruby, php.

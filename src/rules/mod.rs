@@ -1,0 +1,249 @@
+//! The rule engine: the one registry list of rules, rules indexed by the programs they
+//! apply to, findings with spans and evidence, and the analysis/fallback findings.
+
+pub mod analysis;
+mod declare;
+pub mod disks;
+pub mod filesystem;
+pub mod interpreters;
+pub mod permissions;
+pub mod processes;
+pub mod system;
+pub mod util;
+
+use std::collections::BTreeMap;
+use std::sync::LazyLock;
+
+use serde::Serialize;
+
+use crate::graph::Flow;
+use crate::model::{CmdId, Command, Script};
+use crate::normalize::Normalized;
+use crate::{Context, Severity, Span};
+
+/// Rule categories (one folder each under `src/rules/`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Category {
+    Analysis,
+    Filesystem,
+    Permissions,
+    Disks,
+    Sql,
+    SensitiveWrites,
+    Processes,
+    System,
+    SelfProtection,
+    Containers,
+    Git,
+    RemoteCode,
+    Interpreters,
+    Packages,
+    Infrastructure,
+}
+
+impl Category {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Category::Analysis => "analysis",
+            Category::Filesystem => "filesystem",
+            Category::Permissions => "permissions",
+            Category::Disks => "disks",
+            Category::Sql => "sql",
+            Category::SensitiveWrites => "sensitive_writes",
+            Category::Processes => "processes",
+            Category::System => "system",
+            Category::SelfProtection => "self_protection",
+            Category::Containers => "containers",
+            Category::Git => "git",
+            Category::RemoteCode => "remote_code",
+            Category::Interpreters => "interpreters",
+            Category::Packages => "packages",
+            Category::Infrastructure => "infrastructure",
+        }
+    }
+}
+
+/// A rule's metadata, docs and examples: what `shellgate rules` prints.
+#[derive(Debug, Serialize)]
+pub struct RuleMeta {
+    /// Stable code, never reused (`SG1001`).
+    pub code: &'static str,
+    /// Kebab-case name of the hazard.
+    pub name: &'static str,
+    pub severity: Severity,
+    pub category: Category,
+    /// Hermes Agent approval keys this rule corresponds to.
+    pub hermes: &'static [&'static str],
+    /// Program names the rule looks at; empty means it looks at the whole script.
+    pub programs: &'static [&'static str],
+    pub summary: &'static str,
+    /// The rule's `///` docs: What it does / Why is this bad? / Example / Known limitations.
+    pub docs: &'static str,
+    /// Commands this rule must not flag.
+    pub pass: &'static [&'static str],
+    /// Commands this rule must flag.
+    pub fail: &'static [&'static str],
+}
+
+/// What a rule sees.
+pub struct Cx<'a> {
+    pub script: &'a Script,
+    pub flow: &'a Flow,
+    pub ctx: &'a Context,
+    pub normalized: &'a Normalized,
+    pub original: &'a str,
+}
+
+/// A structural rule.
+pub trait Rule: Sync + Send {
+    fn meta(&self) -> &'static RuleMeta;
+    /// Called for every command whose program is in `meta().programs`.
+    fn check_command(&self, _cx: &Cx, _cmd: &Command, _out: &mut Vec<Finding>) {}
+    /// Called once per script (rules with no program list, graph rules).
+    fn check_script(&self, _cx: &Cx, _out: &mut Vec<Finding>) {}
+}
+
+/// One reason a command is risky.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    pub rule: &'static str,
+    pub name: &'static str,
+    pub severity: Severity,
+    pub category: Category,
+    pub message: String,
+    pub span: Span,
+    /// The command the finding is about, for explain's evidence chain.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cmd: Option<CmdId>,
+    /// Extra evidence lines (a graph path, a decoded payload, ...).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub evidence: Vec<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub hermes: Vec<&'static str>,
+}
+
+impl Finding {
+    /// A finding of `meta` about `cmd`.
+    pub fn on(meta: &'static RuleMeta, cmd: &Command, message: impl Into<String>) -> Finding {
+        Finding {
+            rule: meta.code,
+            name: meta.name,
+            severity: meta.severity,
+            category: meta.category,
+            message: message.into(),
+            span: cmd.span,
+            cmd: Some(cmd.id),
+            evidence: Vec::new(),
+            hermes: meta.hermes.first().copied().into_iter().collect(),
+        }
+    }
+
+    pub fn at(meta: &'static RuleMeta, span: Span, message: impl Into<String>) -> Finding {
+        Finding {
+            rule: meta.code,
+            name: meta.name,
+            severity: meta.severity,
+            category: meta.category,
+            message: message.into(),
+            span,
+            cmd: None,
+            evidence: Vec::new(),
+            hermes: meta.hermes.first().copied().into_iter().collect(),
+        }
+    }
+
+    pub fn with_severity(mut self, s: Severity) -> Finding {
+        self.severity = s;
+        self
+    }
+
+    pub fn with_evidence(mut self, e: impl Into<String>) -> Finding {
+        self.evidence.push(e.into());
+        self
+    }
+
+    pub fn with_span(mut self, s: Span) -> Finding {
+        self.span = s;
+        self
+    }
+}
+
+/// The registry: every rule, in code order. `rules`, `explain`, docs and tests read this.
+pub static RULES: &[&dyn Rule] = &[
+    &analysis::UnparsedSyntax,
+    &analysis::AnalysisLimit,
+    &analysis::InternalError,
+    &analysis::FallbackPattern,
+    &filesystem::recursive_delete_critical::RecursiveDeleteCritical,
+    &filesystem::recursive_delete_maybe_root::RecursiveDeleteMaybeRoot,
+    &processes::fork_bomb::ForkBomb,
+    &disks::block_device_write::BlockDeviceWrite,
+    &processes::kill_all_processes::KillAllProcesses,
+    &system::power_state::PowerState,
+    &permissions::recursive_perm_system::RecursivePermissionSystem,
+    &permissions::sudo_stdin_password::SudoStdinPassword,
+];
+
+/// Rules by the program names they apply to.
+static BY_PROGRAM: LazyLock<BTreeMap<&'static str, Vec<&'static dyn Rule>>> = LazyLock::new(|| {
+    let mut m: BTreeMap<&'static str, Vec<&'static dyn Rule>> = BTreeMap::new();
+    for r in RULES {
+        for p in r.meta().programs {
+            m.entry(p).or_default().push(*r);
+        }
+    }
+    m
+});
+
+/// Look a rule up by code or name.
+pub fn find(id: &str) -> Option<&'static dyn Rule> {
+    RULES
+        .iter()
+        .copied()
+        .find(|r| r.meta().code.eq_ignore_ascii_case(id) || r.meta().name == id)
+}
+
+/// Run every rule over the script.
+pub fn run(cx: &Cx) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for cmd in &cx.script.commands {
+        let Some(name) = cmd.name.as_deref() else { continue };
+        if let Some(rules) = BY_PROGRAM.get(name) {
+            for r in rules {
+                r.check_command(cx, cmd, &mut out);
+            }
+        }
+    }
+    for r in RULES {
+        if r.meta().programs.is_empty() {
+            r.check_script(cx, &mut out);
+        }
+    }
+    // One finding per rule and span: nested lowering can see the same command twice.
+    let mut seen = std::collections::BTreeSet::new();
+    out.retain(|f| seen.insert((f.rule, f.span, f.message.clone())));
+    out
+}
+
+/// A finding of one of the analysis rules (limits, parse errors, internal errors).
+pub fn analysis_finding(meta: &'static RuleMeta, message: String, span: Span) -> Finding {
+    Finding::at(meta, span, message)
+}
+
+/// Scan text with the fallback catalog; hits become findings at `span`.
+pub fn fallback_findings(text: &str, span: Span) -> Vec<Finding> {
+    crate::fallback::scan(text)
+        .into_iter()
+        .map(|h| {
+            let mut f = Finding::at(
+                &analysis::FALLBACK_META,
+                span,
+                format!("text shellgate could not analyse matches the fallback pattern `{}` ({})", h.pattern_id, h.key),
+            )
+            .with_severity(h.severity);
+            f.hermes = vec![h.key];
+            f
+        })
+        .collect()
+}

@@ -1,0 +1,65 @@
+//! SG1401: recursive chmod/chown/chgrp of `/` or a top-level system directory.
+
+use crate::declare_rule;
+use crate::model::paths::PathClass;
+use crate::model::Command;
+use crate::rules::util::{classify, describe, parse, route, FlagSpec};
+use crate::rules::{Cx, Finding, Rule, RuleMeta};
+
+const SPEC: FlagSpec = FlagSpec {
+    short_values: "",
+    longs: &["recursive", "reference", "changes", "silent", "quiet", "verbose", "no-preserve-root", "preserve-root", "dereference", "no-dereference", "from", "help", "version"],
+    long_values: &["from"],
+};
+
+declare_rule! {
+    /// ## What it does
+    /// Blocks `chmod -R`, `chown -R` and `chgrp -R` (any flag spelling) whose target is `/`
+    /// or a top-level system directory (`/usr`, `/etc`, `/var`, ...).
+    ///
+    /// ## Why is this bad?
+    /// Recursive mode or owner changes of system trees break setuid binaries, sshd's key
+    /// checks and package ownership; the system typically cannot be repaired in place.
+    ///
+    /// ## Example
+    /// ```sh
+    /// chmod -R 777 /          # block
+    /// chown -R nobody /usr    # block
+    /// chmod -R u+w ./src      # allowed
+    /// ```
+    ///
+    /// ## Known limitations
+    /// Home directories are judged by the world-writable and chown-to-root rules instead.
+    pub struct RecursivePermissionSystem;
+    code: "SG1401",
+    name: "recursive-permission-change-of-system",
+    severity: Block,
+    category: Permissions,
+    hermes: [],
+    programs: ["chmod", "chown", "chgrp"],
+    summary: "Recursive chmod/chown of / or a system directory",
+    pass: ["chmod -R u+w ./src", "chown -R user:user ~/project", "chmod 755 /usr/local/bin/tool"],
+    fail: ["chmod -R 777 /", "chown -R nobody /usr", "sudo chmod --recursive 000 /etc/", "chgrp -R staff /var"],
+}
+
+impl Rule for RecursivePermissionSystem {
+    fn meta(&self) -> &'static RuleMeta {
+        &Self::META
+    }
+
+    fn check_command(&self, cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
+        let a = parse(cmd, &SPEC);
+        if !(a.short('R') || a.long("recursive")) {
+            return;
+        }
+        // The first operand is the mode or owner (unless --reference is given).
+        let skip = usize::from(!a.long("reference"));
+        for t in a.operands.iter().skip(skip) {
+            let class = classify(cmd, t, cx.ctx.home.as_deref());
+            if matches!(class, PathClass::Root | PathClass::SystemDir(_)) {
+                let prog = cmd.name.as_deref().unwrap_or("chmod");
+                out.push(Finding::on(&Self::META, cmd, format!("recursive {prog} of {}{}", describe(&class), route(cmd))).with_span(t.span));
+            }
+        }
+    }
+}

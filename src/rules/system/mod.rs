@@ -1,0 +1,3 @@
+//! System rules: power state changes.
+
+pub mod power_state;

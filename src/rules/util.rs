@@ -1,0 +1,155 @@
+//! Shared helpers for rules: reading flags the way programs read them (short clusters,
+//! long options and their unambiguous prefixes, `--`), and classifying path operands.
+
+use crate::model::paths::{self, PathClass};
+use crate::model::{Command, Word};
+
+/// How a program reads its options.
+pub struct FlagSpec {
+    /// Short options that take a value (`-n 5`, `-n5`).
+    pub short_values: &'static str,
+    /// Every long option the program accepts (without `--`), so that unambiguous prefixes
+    /// (`--rec` for `--recursive`) resolve as getopt_long does.
+    pub longs: &'static [&'static str],
+    /// Long options that take a value (subset of `longs`).
+    pub long_values: &'static [&'static str],
+}
+
+/// An argv read by a [`FlagSpec`].
+#[derive(Debug, Default)]
+pub struct Args<'a> {
+    pub shorts: Vec<char>,
+    /// Long options resolved to their full name.
+    pub longs: Vec<String>,
+    /// Option values: (option as written, value).
+    pub values: Vec<(String, &'a Word)>,
+    pub operands: Vec<&'a Word>,
+}
+
+impl Args<'_> {
+    pub fn short(&self, c: char) -> bool {
+        self.shorts.contains(&c)
+    }
+    pub fn long(&self, name: &str) -> bool {
+        self.longs.iter().any(|l| l == name)
+    }
+    pub fn flag(&self, c: char, long: &str) -> bool {
+        self.short(c) || self.long(long)
+    }
+    pub fn value(&self, opt: &str) -> Option<&Word> {
+        self.values.iter().find(|(o, _)| o == opt).map(|(_, w)| *w)
+    }
+}
+
+/// Resolve `--pre` against the known long options: exact match, else a unique prefix.
+pub fn resolve_long(given: &str, longs: &[&str]) -> String {
+    if longs.contains(&given) {
+        return given.to_string();
+    }
+    let matches: Vec<&&str> = longs.iter().filter(|l| l.starts_with(given)).collect();
+    if matches.len() == 1 {
+        matches[0].to_string()
+    } else {
+        given.to_string()
+    }
+}
+
+/// Read the arguments of `cmd` (after the program word).
+pub fn parse<'a>(cmd: &'a Command, spec: &FlagSpec) -> Args<'a> {
+    parse_words(cmd.args(), spec)
+}
+
+pub fn parse_words<'a>(words: &'a [Word], spec: &FlagSpec) -> Args<'a> {
+    let mut a = Args::default();
+    let mut i = 0;
+    let mut only_operands = false;
+    while i < words.len() {
+        let w = &words[i];
+        i += 1;
+        let Some(t) = w.lit() else {
+            a.operands.push(w);
+            continue;
+        };
+        if only_operands || t == "-" || !t.starts_with('-') {
+            a.operands.push(w);
+            continue;
+        }
+        if t == "--" {
+            only_operands = true;
+            continue;
+        }
+        if let Some(long) = t.strip_prefix("--") {
+            let (name, inline) = match long.split_once('=') {
+                Some((n, v)) => (n, Some(v)),
+                None => (long, None),
+            };
+            let full = resolve_long(name, spec.longs);
+            if spec.long_values.contains(&full.as_str()) && inline.is_none() {
+                if let Some(v) = words.get(i) {
+                    a.values.push((format!("--{full}"), v));
+                    i += 1;
+                }
+            }
+            a.longs.push(full);
+            continue;
+        }
+        let body: Vec<char> = t[1..].chars().collect();
+        for (pos, c) in body.iter().enumerate() {
+            a.shorts.push(*c);
+            if spec.short_values.contains(*c) {
+                if pos + 1 == body.len() {
+                    if let Some(v) = words.get(i) {
+                        a.values.push((format!("-{c}"), v));
+                        i += 1;
+                    }
+                }
+                break;
+            }
+        }
+    }
+    a
+}
+
+/// Classify a path operand of `cmd` (its working directory and the context's home).
+pub fn classify(cmd: &Command, w: &Word, home: Option<&str>) -> PathClass {
+    paths::classify_word(w, cmd.cwd.as_deref(), home)
+}
+
+/// Human wording for a path class, for messages.
+pub fn describe(class: &PathClass) -> String {
+    match class {
+        PathClass::Root => "the root filesystem".into(),
+        PathClass::SystemDir(d) => format!("the system directory {d}"),
+        PathClass::Home(h) => format!("the home directory {h}"),
+        PathClass::MaybeRoot(p) => format!("`{p}`, which is `/…` if the variable is empty"),
+        PathClass::Unknown(p) => format!("`{p}`, known only at run time"),
+        PathClass::InsideSystem(p) => format!("the system path {p}"),
+        PathClass::InsideHome(p) => format!("{p} in the home directory"),
+        PathClass::WorkDirItself(p) => format!("the working directory itself ({p})"),
+        PathClass::Temp(p) => format!("the temporary path {p}"),
+        PathClass::Workspace(p) => format!("{p} in the working directory"),
+        PathClass::Other(p) => p.clone(),
+    }
+}
+
+/// Explain how the command was reached (wrappers, nesting) for a message suffix.
+pub fn route(cmd: &Command) -> String {
+    let mut parts = Vec::new();
+    if !cmd.wrappers.is_empty() {
+        parts.push(format!(
+            "via {}",
+            cmd.wrappers.iter().map(|w| w.name.as_str()).collect::<Vec<_>>().join(" → ")
+        ));
+    }
+    if !cmd.origin.is_top_level() {
+        parts.push(format!("inside {}", cmd.origin.describe()));
+    }
+    if let Some(s) = &cmd.synthetic {
+        parts.push(format!("from {s}"));
+    }
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", parts.join(", "))
+    }
+}

@@ -1,0 +1,290 @@
+//! Parsing with tree-sitter-bash into an owned, bounded syntax tree: the only module that
+//! names `tree_sitter` types, so grammar quirks and limits are handled in one place.
+
+pub mod kinds;
+
+use tree_sitter::{Language, Parser};
+
+/// Deepest node nesting kept; deeper subtrees are cut and reported, so that every later
+/// stage can recurse over the tree without risking the stack.
+pub const MAX_TREE_DEPTH: usize = 400;
+/// Most nodes kept from one parse; beyond it the rest is cut and reported.
+pub const MAX_NODES: usize = 2_000_000;
+
+/// Index of a node in [`Tree::nodes`].
+pub type NodeId = u32;
+
+/// One syntax node, owned, with its byte span into the parsed text.
+#[derive(Debug, Clone)]
+pub struct Node {
+    pub kind: &'static str,
+    pub named: bool,
+    pub field: Option<&'static str>,
+    pub start: usize,
+    pub end: usize,
+    pub children: Vec<NodeId>,
+    pub is_error: bool,
+    pub is_missing: bool,
+}
+
+/// Why part of the text was not understood by the parser.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ParseProblem {
+    /// An `ERROR` region: the grammar could not parse these bytes.
+    Error { start: usize, end: usize },
+    /// A token the parser assumed was there (e.g. a closing quote or `fi`).
+    Missing { start: usize, end: usize, kind: String },
+    /// The tree was deeper than [`MAX_TREE_DEPTH`]; the subtree at this span was cut.
+    TooDeep { start: usize, end: usize },
+    /// The tree had more than [`MAX_NODES`] nodes; the rest was cut.
+    TooManyNodes { start: usize, end: usize },
+}
+
+impl ParseProblem {
+    pub fn span(&self) -> (usize, usize) {
+        match self {
+            ParseProblem::Error { start, end }
+            | ParseProblem::Missing { start, end, .. }
+            | ParseProblem::TooDeep { start, end }
+            | ParseProblem::TooManyNodes { start, end } => (*start, *end),
+        }
+    }
+}
+
+/// An owned syntax tree of one piece of bash text.
+#[derive(Debug, Clone)]
+pub struct Tree {
+    pub nodes: Vec<Node>,
+    pub root: NodeId,
+    pub problems: Vec<ParseProblem>,
+}
+
+/// The parser itself could not run (never expected; reported, never a panic).
+#[derive(Debug, thiserror::Error)]
+pub enum SyntaxError {
+    #[error("the bash grammar could not be loaded: {0}")]
+    Language(String),
+    #[error("tree-sitter returned no tree for the input")]
+    NoTree,
+}
+
+pub fn language() -> Language {
+    tree_sitter_bash::LANGUAGE.into()
+}
+
+impl Tree {
+    pub fn node(&self, id: NodeId) -> &Node {
+        &self.nodes[id as usize]
+    }
+
+    pub fn root(&self) -> &Node {
+        self.node(self.root)
+    }
+
+    /// Children of `id` with their ids.
+    pub fn children(&self, id: NodeId) -> impl Iterator<Item = (NodeId, &Node)> + '_ {
+        self.nodes[id as usize]
+            .children
+            .iter()
+            .map(move |&c| (c, &self.nodes[c as usize]))
+    }
+
+    /// Named children of `id`.
+    pub fn named_children(&self, id: NodeId) -> impl Iterator<Item = (NodeId, &Node)> + '_ {
+        self.children(id).filter(|(_, n)| n.named)
+    }
+
+    /// First child with the given field name.
+    pub fn child_by_field(&self, id: NodeId, field: &str) -> Option<NodeId> {
+        self.children(id)
+            .find(|(_, n)| n.field == Some(field))
+            .map(|(c, _)| c)
+    }
+
+    /// The S-expression of a subtree (named nodes only), for `explain --cst` and tests.
+    pub fn sexp(&self, id: NodeId, text: &str) -> String {
+        let mut out = String::new();
+        self.sexp_into(id, text, 0, &mut out);
+        out
+    }
+
+    fn sexp_into(&self, id: NodeId, text: &str, depth: usize, out: &mut String) {
+        let n = self.node(id);
+        for _ in 0..depth {
+            out.push_str("  ");
+        }
+        if let Some(f) = n.field {
+            out.push_str(f);
+            out.push_str(": ");
+        }
+        if n.named {
+            out.push_str(n.kind);
+        } else {
+            out.push('\'');
+            out.push_str(n.kind);
+            out.push('\'');
+        }
+        if n.is_missing {
+            out.push_str(" MISSING");
+        }
+        out.push_str(&format!(" [{}..{}]", n.start, n.end));
+        if n.children.is_empty() {
+            let snippet: String = text.get(n.start..n.end).unwrap_or("").chars().take(60).collect();
+            out.push_str(&format!(" {snippet:?}"));
+        }
+        out.push('\n');
+        for &c in &n.children {
+            self.sexp_into(c, text, depth + 1, out);
+        }
+    }
+}
+
+/// Parse bash text into an owned tree. Never panics; grammar gaps become [`ParseProblem`]s.
+pub fn parse(text: &str) -> Result<Tree, SyntaxError> {
+    let mut parser = Parser::new();
+    parser
+        .set_language(&language())
+        .map_err(|e| SyntaxError::Language(e.to_string()))?;
+    let ts = parser.parse(text, None).ok_or(SyntaxError::NoTree)?;
+    let mut nodes: Vec<Node> = Vec::new();
+    let mut problems = Vec::new();
+    let mut cursor = ts.walk();
+    // Iterative pre-order walk: input-driven depth never reaches the Rust stack.
+    let mut stack: Vec<NodeId> = Vec::new();
+    let mut skipped_deep = false;
+    loop {
+        let n = cursor.node();
+        let id = nodes.len() as NodeId;
+        let too_many = nodes.len() >= MAX_NODES;
+        if too_many {
+            problems.push(ParseProblem::TooManyNodes {
+                start: n.start_byte(),
+                end: text.len(),
+            });
+            break;
+        }
+        let is_error = n.is_error();
+        let is_missing = n.is_missing();
+        if is_error {
+            problems.push(ParseProblem::Error {
+                start: n.start_byte(),
+                end: n.end_byte(),
+            });
+        } else if is_missing {
+            problems.push(ParseProblem::Missing {
+                start: n.start_byte(),
+                end: n.end_byte(),
+                kind: n.kind().to_string(),
+            });
+        }
+        nodes.push(Node {
+            kind: n.kind(),
+            named: n.is_named(),
+            field: cursor.field_name(),
+            start: n.start_byte(),
+            end: n.end_byte(),
+            children: Vec::new(),
+            is_error,
+            is_missing,
+        });
+        if let Some(&parent) = stack.last() {
+            nodes[parent as usize].children.push(id);
+        }
+        let descend = if stack.len() + 1 >= MAX_TREE_DEPTH && n.child_count() > 0 {
+            if !skipped_deep {
+                problems.push(ParseProblem::TooDeep {
+                    start: n.start_byte(),
+                    end: n.end_byte(),
+                });
+                skipped_deep = true;
+            }
+            false
+        } else {
+            true
+        };
+        if descend && cursor.goto_first_child() {
+            stack.push(id);
+            continue;
+        }
+        // Climb until a sibling exists.
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return Ok(Tree {
+                    nodes,
+                    root: 0,
+                    problems,
+                });
+            }
+            stack.pop();
+        }
+    }
+    Ok(Tree {
+        nodes,
+        root: 0,
+        problems,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_kind_constant_exists_in_the_grammar() {
+        let lang = language();
+        for k in kinds::LOWERED.iter().chain(kinds::CONSERVATIVE) {
+            assert_ne!(lang.id_for_node_kind(k, true), 0, "kind {k} not in grammar");
+        }
+    }
+
+    #[test]
+    fn every_named_grammar_kind_is_lowered_or_marked_conservative() {
+        let lang = language();
+        let mut unhandled = Vec::new();
+        for id in 0..lang.node_kind_count() as u16 {
+            if !(lang.node_kind_is_named(id) && lang.node_kind_is_visible(id)) {
+                continue;
+            }
+            let Some(kind) = lang.node_kind_for_id(id) else {
+                continue;
+            };
+            if !kinds::LOWERED.contains(&kind) && !kinds::CONSERVATIVE.contains(&kind) {
+                unhandled.push(kind);
+            }
+        }
+        unhandled.sort_unstable();
+        unhandled.dedup();
+        assert!(unhandled.is_empty(), "unhandled grammar kinds: {unhandled:?}");
+    }
+
+    #[test]
+    fn reports_error_region_for_read_write_redirect_gap() {
+        let t = parse("cat <> f").expect("parse");
+        assert!(
+            t.problems
+                .iter()
+                .any(|p| matches!(p, ParseProblem::Error { .. }))
+        );
+    }
+
+    #[test]
+    fn deep_nesting_is_cut_and_reported_not_overflowed() {
+        let text = format!("{}echo{}", "$(".repeat(10_000), ")".repeat(10_000));
+        let t = parse(&text).expect("parse");
+        assert!(
+            t.problems
+                .iter()
+                .any(|p| matches!(p, ParseProblem::TooDeep { .. }))
+        );
+    }
+
+    #[test]
+    fn clean_command_has_no_problems() {
+        let t = parse("ls -la | grep foo && echo done").expect("parse");
+        assert!(t.problems.is_empty());
+        assert_eq!(t.root().kind, kinds::PROGRAM);
+    }
+}
