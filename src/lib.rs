@@ -5,6 +5,7 @@
 //! [`rules`] (with [`fallback`] for what does not parse) → findings → decision.
 
 pub mod cli;
+pub mod corpus;
 pub mod fallback;
 pub mod graph;
 pub mod model;
