@@ -690,6 +690,14 @@ impl Lowerer<'_> {
                 _ => {}
             }
         }
+        // The grammar's `<>` gap inside a redirect: `<` then ERROR(`>`).
+        let rw_gap = node.children.windows(2).any(|w| {
+            let (a, b) = (src.tree.node(w[0]), src.tree.node(w[1]));
+            !a.named && a.kind == "<" && b.is_error && src.text.get(b.start..b.end) == Some(">") && a.end == b.start
+        });
+        if rw_gap {
+            op_text = "<>".into();
+        }
         let mut target = None;
         if !dest.is_empty() {
             let words = self.decode_nodes(src, &dest, env, origin, WordMode::Single);
@@ -714,7 +722,7 @@ impl Lowerer<'_> {
                     .as_ref()
                     .and_then(|w| w.lit())
                     .is_some_and(|v| v == "-" || v.chars().all(|c| c.is_ascii_digit()));
-                if is_fd || op_text.starts_with('<') {
+                if is_fd || op_text.starts_with('<') || op_text.ends_with('-') || target.is_none() {
                     RedirectOp::DupFd
                 } else {
                     RedirectOp::WriteAll
@@ -875,18 +883,19 @@ impl Lowerer<'_> {
     ) -> Block {
         let node = src.tree.node(id).clone();
         let mut out = Block::default();
-        let mut branches = Vec::new();
-        let mut then_nodes = Vec::new();
+        let mut branches: Vec<Env> = Vec::new();
         let mut has_else = false;
-        // Conditions run in order; bodies are branches that may or may not run.
+        // Conditions run in order in the shell's env; each body is a branch that may or
+        // may not run, lowered from the env as it is after its condition.
         let absorb = |out: &mut Block, b: Block| {
             out.commands.extend(b.commands);
             out.heads.extend(b.heads);
             out.tails.extend(b.tails);
         };
+        let mut then_env: Option<Env> = None;
         for &c in &node.children {
             let cn = src.tree.node(c);
-            if !cn.named {
+            if !cn.named || cn.kind == k::COMMENT {
                 continue;
             }
             if cn.field == Some("condition") {
@@ -909,14 +918,13 @@ impl Lowerer<'_> {
                 absorb(&mut out, b);
                 branches.push(e);
             } else {
-                then_nodes.push(c);
+                let e = then_env.get_or_insert_with(|| env.clone());
+                let b = self.lower_stmt(src, c, e, origin, stdin.clone(), &[]);
+                absorb(&mut out, b);
             }
         }
-        let mut e = env.clone();
-        let b = self.lower_statements(src, &then_nodes, &mut e, origin, stdin.clone());
-        absorb(&mut out, b);
-        branches.push(e);
-        if has_else && branches.len() >= 2 {
+        branches.insert(0, then_env.unwrap_or_else(|| env.clone()));
+        if has_else {
             let first = branches.remove(0);
             *env = first;
         }

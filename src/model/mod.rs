@@ -6,6 +6,7 @@ mod inline;
 mod lower;
 mod payload;
 pub mod paths;
+pub mod render;
 mod word;
 pub mod wrappers;
 

@@ -1003,6 +1003,13 @@ impl Lowerer<'_> {
             }
             let mut a = Vec::new();
             for n in nodes {
+                let nk = src.tree.node(n);
+                if nk.kind == k::REGEX {
+                    // Patterns are taken as written; glob characters keep their meaning.
+                    let t = src.text.get(nk.start..nk.end).unwrap_or("");
+                    push_str(&mut a, t, true, false);
+                    continue;
+                }
                 this.atoms_of(src, n, env, origin, true, &mut a, notes, subs, depth + 1);
             }
             let pieces = to_pieces(&a);
