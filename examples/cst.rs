@@ -6,7 +6,16 @@ fn main() {
     fn walk(n: tree_sitter::Node, src: &str, d: usize, field: Option<&str>) {
         let txt = &src[n.byte_range()];
         let txt = if txt.len() > 40 { &txt[..40] } else { txt };
-        println!("{}{}{}{} [{}..{}] {:?}", "  ".repeat(d), field.map(|f| format!("{f}: ")).unwrap_or_default(), if n.is_named() {""} else {"'"}, n.kind(), n.start_byte(), n.end_byte(), txt);
+        println!(
+            "{}{}{}{} [{}..{}] {:?}",
+            "  ".repeat(d),
+            field.map(|f| format!("{f}: ")).unwrap_or_default(),
+            if n.is_named() { "" } else { "'" },
+            n.kind(),
+            n.start_byte(),
+            n.end_byte(),
+            txt
+        );
         let mut c = n.walk();
         for (i, ch) in n.children(&mut c).enumerate() {
             walk(ch, src, d + 1, n.field_name_for_child(i as u32));

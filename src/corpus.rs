@@ -69,7 +69,10 @@ pub fn files(path: &Path) -> Result<Vec<PathBuf>, String> {
         let p = e.path();
         if p.is_dir() {
             out.extend(files(&p)?);
-        } else if matches!(p.extension().and_then(|x| x.to_str()), Some("toml" | "jsonl")) {
+        } else if matches!(
+            p.extension().and_then(|x| x.to_str()),
+            Some("toml" | "jsonl")
+        ) {
             out.push(p);
         }
     }
@@ -79,20 +82,27 @@ pub fn files(path: &Path) -> Result<Vec<PathBuf>, String> {
 
 /// Load one corpus file.
 pub fn load(path: &Path) -> Result<Vec<Loaded>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let cases: Vec<Case> = if path.extension().and_then(|x| x.to_str()) == Some("jsonl") {
         let mut v = Vec::new();
         for (i, line) in text.lines().enumerate() {
             if line.trim().is_empty() {
                 continue;
             }
-            let c: Case = serde_json::from_str(line)
-                .map_err(|e| format!("{}:{}: not a corpus case ({e}); expected {{\"cmd\", \"expect\", \"rules\"?}}", path.display(), i + 1))?;
+            let c: Case = serde_json::from_str(line).map_err(|e| {
+                format!(
+                    "{}:{}: not a corpus case ({e}); expected {{\"cmd\", \"expect\", \"rules\"?}}",
+                    path.display(),
+                    i + 1
+                )
+            })?;
             v.push(c);
         }
         v
     } else {
-        let f: TomlFile = toml::from_str(&text).map_err(|e| format!("{}: not a corpus file: {e}", path.display()))?;
+        let f: TomlFile = toml::from_str(&text)
+            .map_err(|e| format!("{}: not a corpus file: {e}", path.display()))?;
         f.case
             .into_iter()
             .map(|mut c| {
@@ -105,7 +115,12 @@ pub fn load(path: &Path) -> Result<Vec<Loaded>, String> {
     };
     for c in &cases {
         if !matches!(c.expect.as_str(), "allow" | "ask" | "deny") {
-            return Err(format!("{}: case {:?} expects {:?}; use allow, ask or deny", path.display(), c.cmd, c.expect));
+            return Err(format!(
+                "{}: case {:?} expects {:?}; use allow, ask or deny",
+                path.display(),
+                c.cmd,
+                c.expect
+            ));
         }
     }
     Ok(cases
@@ -157,12 +172,17 @@ pub fn diff(o: &Outcome) -> String {
         o.loaded.file.display(),
         o.loaded.index + 1,
         c.cmd.replace('\n', "\\n"),
-        c.source.as_deref().map(|s| format!("  (source: {s})")).unwrap_or_default()
+        c.source
+            .as_deref()
+            .map(|s| format!("  (source: {s})"))
+            .unwrap_or_default()
     );
     let d = similar::TextDiff::from_lines(&expected, &actual);
     format!(
         "{header}\n{}",
-        d.unified_diff().context_radius(3).header("expected", "actual")
+        d.unified_diff()
+            .context_radius(3)
+            .header("expected", "actual")
     )
 }
 
@@ -182,14 +202,19 @@ pub fn run_paths(paths: &[PathBuf], ctx: &Context) -> Result<Vec<Outcome>, Strin
 /// Rewrite expectations of the failed cases in a repo-format (TOML) file to what shellgate
 /// now answers, keeping comments and layout. Returns how many cases changed.
 pub fn update_file(path: &Path, outcomes: &[&Outcome]) -> Result<usize, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let mut doc: toml_edit::DocumentMut = text.parse().map_err(|e| format!("{}: {e}", path.display()))?;
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let mut doc: toml_edit::DocumentMut = text
+        .parse()
+        .map_err(|e| format!("{}: {e}", path.display()))?;
     let Some(cases) = doc.get_mut("case").and_then(|c| c.as_array_of_tables_mut()) else {
         return Ok(0);
     };
     let mut changed = 0;
     for o in outcomes {
-        let Some(t) = cases.get_mut(o.loaded.index) else { continue };
+        let Some(t) = cases.get_mut(o.loaded.index) else {
+            continue;
+        };
         t["expect"] = toml_edit::value(o.decision.as_str());
         if t.contains_key("rules") || !o.rules.is_empty() {
             let mut arr = toml_edit::Array::new();
@@ -200,6 +225,7 @@ pub fn update_file(path: &Path, outcomes: &[&Outcome]) -> Result<usize, String> 
         }
         changed += 1;
     }
-    std::fs::write(path, doc.to_string()).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    std::fs::write(path, doc.to_string())
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     Ok(changed)
 }

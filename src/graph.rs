@@ -76,22 +76,82 @@ pub struct Flow {
 
 /// Programs that fetch content from the network.
 pub const NETWORK_PROGRAMS: &[&str] = &[
-    "curl", "wget", "fetch", "aria2c", "http", "https", "httpie", "xh", "nc", "ncat", "netcat", "socat", "lwp-request", "GET", "lynx", "links", "w3m", "ftp", "tftp", "scp", "rsync", "gh", "s3cmd", "aws", "gsutil", "git-remote",
+    "curl",
+    "wget",
+    "fetch",
+    "aria2c",
+    "http",
+    "https",
+    "httpie",
+    "xh",
+    "nc",
+    "ncat",
+    "netcat",
+    "socat",
+    "lwp-request",
+    "GET",
+    "lynx",
+    "links",
+    "w3m",
+    "ftp",
+    "tftp",
+    "scp",
+    "rsync",
+    "gh",
+    "s3cmd",
+    "aws",
+    "gsutil",
+    "git-remote",
 ];
 
 /// Interpreters whose stdin (or `-`) is code.
 pub const INTERPRETERS: &[&str] = &[
-    "python", "python2", "python3", "pypy", "pypy3", "node", "nodejs", "deno", "bun", "perl", "ruby", "php", "lua", "luajit", "Rscript", "tclsh", "wish", "osascript", "pwsh", "powershell", "irb", "jshell", "groovy", "scala", "julia",
+    "python",
+    "python2",
+    "python3",
+    "pypy",
+    "pypy3",
+    "node",
+    "nodejs",
+    "deno",
+    "bun",
+    "perl",
+    "ruby",
+    "php",
+    "lua",
+    "luajit",
+    "Rscript",
+    "tclsh",
+    "wish",
+    "osascript",
+    "pwsh",
+    "powershell",
+    "irb",
+    "jshell",
+    "groovy",
+    "scala",
+    "julia",
 ];
 
 pub fn is_interpreter(name: &str) -> bool {
-    INTERPRETERS.contains(&name) || (name.starts_with("python") && name[6..].chars().all(|c| c.is_ascii_digit() || c == '.')) || (name.starts_with("php") && name[3..].chars().all(|c| c.is_ascii_digit() || c == '.')) || (name.starts_with("perl") && name[4..].chars().all(|c| c.is_ascii_digit() || c == '.'))
+    INTERPRETERS.contains(&name)
+        || (name.starts_with("python") && name[6..].chars().all(|c| c.is_ascii_digit() || c == '.'))
+        || (name.starts_with("php") && name[3..].chars().all(|c| c.is_ascii_digit() || c == '.'))
+        || (name.starts_with("perl") && name[4..].chars().all(|c| c.is_ascii_digit() || c == '.'))
 }
 
 fn is_network(cmd: &Command) -> bool {
-    let Some(n) = cmd.name.as_deref() else { return false };
+    let Some(n) = cmd.name.as_deref() else {
+        return false;
+    };
     match n {
-        "aws" => cmd.args().first().and_then(|w| w.lit()).is_some_and(|a| a == "s3") && cmd.arg_texts().iter().any(|a| a == "cp" || a == "sync"),
+        "aws" => {
+            cmd.args()
+                .first()
+                .and_then(|w| w.lit())
+                .is_some_and(|a| a == "s3")
+                && cmd.arg_texts().iter().any(|a| a == "cp" || a == "sync")
+        }
         "gh" => cmd.arg_texts().first().is_some_and(|a| a == "api"),
         "scp" | "rsync" | "gsutil" | "s3cmd" | "git-remote" => false,
         _ => NETWORK_PROGRAMS.contains(&n),
@@ -99,17 +159,28 @@ fn is_network(cmd: &Command) -> bool {
 }
 
 fn is_decoder(cmd: &Command) -> bool {
-    let Some(n) = cmd.name.as_deref() else { return false };
+    let Some(n) = cmd.name.as_deref() else {
+        return false;
+    };
     let args = cmd.arg_texts();
     let has = |f: &str| args.iter().any(|a| a == f);
-    let short = |c: char| args.iter().any(|a| a.starts_with('-') && !a.starts_with("--") && a.contains(c));
+    let short = |c: char| {
+        args.iter()
+            .any(|a| a.starts_with('-') && !a.starts_with("--") && a.contains(c))
+    };
     match n {
         "base64" | "base32" | "basenc" => short('d') || short('D') || has("--decode"),
         "xxd" => short('r') || has("-revert"),
         "openssl" => has("-d") || args.first().is_some_and(|a| a == "base64" && has("-d")),
-        "uudecode" | "rev" | "zcat" | "gunzip" | "gzip" | "bzcat" | "bunzip2" | "xz" | "unxz" | "xzcat" | "zstd" | "zstdcat" | "unzip" | "printf" => n != "gzip" || short('d'),
+        "uudecode" | "rev" | "zcat" | "gunzip" | "gzip" | "bzcat" | "bunzip2" | "xz" | "unxz"
+        | "xzcat" | "zstd" | "zstdcat" | "unzip" | "printf" => n != "gzip" || short('d'),
         "tr" => !args.is_empty(),
-        "perl" => has("-pe") && args.iter().any(|a| a.contains("pack") || a.contains("decode")),
+        "perl" => {
+            has("-pe")
+                && args
+                    .iter()
+                    .any(|a| a.contains("pack") || a.contains("decode"))
+        }
         _ => false,
     }
 }
@@ -130,8 +201,14 @@ pub fn sink_inputs(cmd: &Command) -> Option<SinkInputs> {
     let n = cmd.name.as_deref()?;
     let args = cmd.arg_texts();
     if crate::model::is_shell(n) {
-        let has_c = args.iter().take_while(|a| a.starts_with('-') || a.starts_with('+')).any(|a| !a.starts_with("--") && a.contains('c'));
-        let operands = args.iter().filter(|a| !a.starts_with('-') && !a.starts_with('+')).count();
+        let has_c = args
+            .iter()
+            .take_while(|a| a.starts_with('-') || a.starts_with('+'))
+            .any(|a| !a.starts_with("--") && a.contains('c'));
+        let operands = args
+            .iter()
+            .filter(|a| !a.starts_with('-') && !a.starts_with('+'))
+            .count();
         return Some(SinkInputs {
             kind: SinkKind::Shell,
             stdin: !has_c && (operands == 0 || args.iter().any(|a| a == "-s" || a == "-")),
@@ -140,14 +217,33 @@ pub fn sink_inputs(cmd: &Command) -> Option<SinkInputs> {
         });
     }
     match n {
-        "eval" => Some(SinkInputs { kind: SinkKind::Eval, stdin: false, args: true, file: false }),
-        "source" | "." => Some(SinkInputs { kind: SinkKind::Source, stdin: false, args: false, file: true }),
+        "eval" => Some(SinkInputs {
+            kind: SinkKind::Eval,
+            stdin: false,
+            args: true,
+            file: false,
+        }),
+        "source" | "." => Some(SinkInputs {
+            kind: SinkKind::Source,
+            stdin: false,
+            args: false,
+            file: true,
+        }),
         _ if is_interpreter(n) => {
-            let code_flag = args.iter().any(|a| matches!(a.as_str(), "-c" | "-e" | "-E" | "-r" | "-m" | "-p" | "eval") || (a.starts_with('-') && !a.starts_with("--") && (a.ends_with('c') || a.ends_with('e'))));
-            let operands: Vec<&String> = args.iter().filter(|a| !a.starts_with('-') || a.as_str() == "-").collect();
+            let code_flag = args.iter().any(|a| {
+                matches!(a.as_str(), "-c" | "-e" | "-E" | "-r" | "-m" | "-p" | "eval")
+                    || (a.starts_with('-')
+                        && !a.starts_with("--")
+                        && (a.ends_with('c') || a.ends_with('e')))
+            });
+            let operands: Vec<&String> = args
+                .iter()
+                .filter(|a| !a.starts_with('-') || a.as_str() == "-")
+                .collect();
             Some(SinkInputs {
                 kind: SinkKind::Interpreter,
-                stdin: !code_flag && (operands.is_empty() || operands[0] == "-" || operands[0] == "/dev/stdin"),
+                stdin: !code_flag
+                    && (operands.is_empty() || operands[0] == "-" || operands[0] == "/dev/stdin"),
                 args: code_flag,
                 file: !code_flag,
             })
@@ -158,7 +254,9 @@ pub fn sink_inputs(cmd: &Command) -> Option<SinkInputs> {
 
 /// Arguments naming files a command writes (`tee f`, `curl -o f`, `wget -O f`).
 fn written_args(cmd: &Command) -> Vec<String> {
-    let Some(n) = cmd.name.as_deref() else { return Vec::new() };
+    let Some(n) = cmd.name.as_deref() else {
+        return Vec::new();
+    };
     let args = cmd.arg_texts();
     let mut out = Vec::new();
     let mut it = args.iter().peekable();
@@ -176,25 +274,27 @@ fn written_args(cmd: &Command) -> Vec<String> {
                     if let Some(v) = it.next() {
                         out.push(v.clone());
                     }
-                } else if let Some(v) = a.strip_prefix("--output=").or_else(|| a.strip_prefix("--output-document=")) {
+                } else if let Some(v) = a
+                    .strip_prefix("--output=")
+                    .or_else(|| a.strip_prefix("--output-document="))
+                {
                     out.push(v.to_string());
                 } else if n == "curl" && (a == "-O" || a == "--remote-name") {
                     // `curl -O URL` saves under the URL's last path segment.
-                    if let Some(url) = args.iter().rev().find(|x| x.contains("://")) {
-                        if let Some(name) = url.trim_end_matches('/').rsplit('/').next() {
-                            out.push(name.to_string());
-                        }
+                    if let Some(url) = args.iter().rev().find(|x| x.contains("://"))
+                        && let Some(name) = url.trim_end_matches('/').rsplit('/').next()
+                    {
+                        out.push(name.to_string());
                     }
                 }
             }
-            if n == "wget" && out.is_empty() {
-                if let Some(url) = args.iter().rev().find(|x| x.contains("://")) {
-                    if let Some(name) = url.trim_end_matches('/').rsplit('/').next() {
-                        if !name.contains(':') {
-                            out.push(name.to_string());
-                        }
-                    }
-                }
+            if n == "wget"
+                && out.is_empty()
+                && let Some(url) = args.iter().rev().find(|x| x.contains("://"))
+                && let Some(name) = url.trim_end_matches('/').rsplit('/').next()
+                && !name.contains(':')
+            {
+                out.push(name.to_string());
             }
         }
         _ => {}
@@ -205,21 +305,21 @@ fn written_args(cmd: &Command) -> Vec<String> {
 /// Files a command executes as code (`bash f`, `source f`, `./f`, `python3 f.py`).
 fn executed_files(cmd: &Command) -> Vec<String> {
     let mut out = Vec::new();
-    if let Some(p) = cmd.argv.first().and_then(|w| w.lit()) {
-        if p.contains('/') {
-            out.push(p);
-        }
+    if let Some(p) = cmd.argv.first().and_then(|w| w.lit())
+        && p.contains('/')
+    {
+        out.push(p);
     }
-    if let Some(s) = sink_inputs(cmd) {
-        if s.file {
-            let args = cmd.arg_texts();
-            let mut i = 0;
-            while i < args.len() && (args[i].starts_with('-') || args[i].starts_with('+')) {
-                i += 1;
-            }
-            if let Some(f) = args.get(i) {
-                out.push(f.clone());
-            }
+    if let Some(s) = sink_inputs(cmd)
+        && s.file
+    {
+        let args = cmd.arg_texts();
+        let mut i = 0;
+        while i < args.len() && (args[i].starts_with('-') || args[i].starts_with('+')) {
+            i += 1;
+        }
+        if let Some(f) = args.get(i) {
+            out.push(f.clone());
         }
     }
     out
@@ -236,7 +336,10 @@ pub fn build(script: &Script) -> Flow {
     let mut files: BTreeMap<String, NodeIndex> = BTreeMap::new();
     for c in &script.commands {
         let node = if let Some(s) = sink_inputs(c) {
-            FlowNode::Sink { cmd: c.id, kind: s.kind }
+            FlowNode::Sink {
+                cmd: c.id,
+                kind: s.kind,
+            }
         } else if is_network(c) {
             FlowNode::Network { cmd: c.id }
         } else if is_decoder(c) {
@@ -247,7 +350,9 @@ pub fn build(script: &Script) -> Flow {
         cmd_nodes.insert(c.id, g.add_node(node));
     }
     let mut file_node = |g: &mut FlowGraph, path: String| -> NodeIndex {
-        *files.entry(path.clone()).or_insert_with(|| g.add_node(FlowNode::File { path }))
+        *files
+            .entry(path.clone())
+            .or_insert_with(|| g.add_node(FlowNode::File { path }))
     };
     for p in &script.pipelines {
         for w in p.stages.windows(2) {
@@ -261,7 +366,9 @@ pub fn build(script: &Script) -> Flow {
         }
     }
     for c in &script.commands {
-        let Some(&me) = cmd_nodes.get(&c.id) else { continue };
+        let Some(&me) = cmd_nodes.get(&c.id) else {
+            continue;
+        };
         for r in &c.redirects {
             match r.op {
                 RedirectOp::Heredoc | RedirectOp::HereString => {
@@ -275,7 +382,9 @@ pub fn build(script: &Script) -> Flow {
                     g.add_edge(p, me, FlowEdge::Heredoc);
                 }
                 op => {
-                    let Some(t) = r.target.as_ref().and_then(|t| t.lit()) else { continue };
+                    let Some(t) = r.target.as_ref().and_then(|t| t.lit()) else {
+                        continue;
+                    };
                     if op == RedirectOp::DupFd {
                         continue;
                     }
@@ -305,7 +414,9 @@ pub fn build(script: &Script) -> Flow {
         for w in c.argv.iter().chain(c.assignments.iter().map(|a| &a.value)) {
             for s in &w.substitutions {
                 for &p in &s.producers {
-                    let Some(&pn) = cmd_nodes.get(&p) else { continue };
+                    let Some(&pn) = cmd_nodes.get(&p) else {
+                        continue;
+                    };
                     match s.kind {
                         SubstKind::Command => g.add_edge(pn, me, FlowEdge::CommandSubst),
                         SubstKind::ProcessIn => g.add_edge(pn, me, FlowEdge::ProcessSubst),
@@ -318,7 +429,9 @@ pub fn build(script: &Script) -> Flow {
             if let Some(t) = &r.target {
                 for s in &t.substitutions {
                     for &p in &s.producers {
-                        let Some(&pn) = cmd_nodes.get(&p) else { continue };
+                        let Some(&pn) = cmd_nodes.get(&p) else {
+                            continue;
+                        };
                         match s.kind {
                             SubstKind::ProcessOut => g.add_edge(me, pn, FlowEdge::Pipe),
                             _ => g.add_edge(pn, me, FlowEdge::ProcessSubst),
@@ -330,7 +443,9 @@ pub fn build(script: &Script) -> Flow {
     }
     // Files written earlier and executed later.
     for c in &script.commands {
-        let Some(&me) = cmd_nodes.get(&c.id) else { continue };
+        let Some(&me) = cmd_nodes.get(&c.id) else {
+            continue;
+        };
         for f in executed_files(c) {
             let path = resolve(&f, c);
             if let Some(&fnode) = files.get(&path) {
@@ -343,7 +458,10 @@ pub fn build(script: &Script) -> Flow {
             }
         }
     }
-    Flow { graph: g, cmd_nodes }
+    Flow {
+        graph: g,
+        cmd_nodes,
+    }
 }
 
 /// A path through the graph, for evidence.
@@ -352,14 +470,21 @@ pub type FlowPath = Vec<(NodeIndex, Option<FlowEdge>)>;
 impl Flow {
     pub fn node_cmd(&self, n: NodeIndex) -> Option<CmdId> {
         match self.graph[n] {
-            FlowNode::Command { cmd } | FlowNode::Network { cmd } | FlowNode::Decoder { cmd } | FlowNode::Sink { cmd, .. } => Some(cmd),
+            FlowNode::Command { cmd }
+            | FlowNode::Network { cmd }
+            | FlowNode::Decoder { cmd }
+            | FlowNode::Sink { cmd, .. } => Some(cmd),
             _ => None,
         }
     }
 
     /// Paths from nodes matching `from` to a sink that executes what arrives, with the
     /// edge that delivers it matching the sink's code inputs.
-    pub fn paths_to_sinks(&self, script: &Script, from: impl Fn(&FlowNode) -> bool) -> Vec<FlowPath> {
+    pub fn paths_to_sinks(
+        &self,
+        script: &Script,
+        from: impl Fn(&FlowNode) -> bool,
+    ) -> Vec<FlowPath> {
         let mut out = Vec::new();
         for start in self.graph.node_indices().filter(|&n| from(&self.graph[n])) {
             // BFS with parent links; bounded by the graph size.
@@ -373,12 +498,20 @@ impl Flow {
                     let t = e.target();
                     let edge = *e.weight();
                     if let FlowNode::Sink { cmd, .. } = self.graph[t] {
-                        let delivers = script.command(cmd).and_then(sink_inputs).is_some_and(|s| match edge {
-                            FlowEdge::Pipe | FlowEdge::RedirectRead | FlowEdge::Heredoc => s.stdin,
-                            FlowEdge::CommandSubst => s.args || s.file,
-                            FlowEdge::ProcessSubst | FlowEdge::WrittenThenExecuted => s.file || s.args,
-                            _ => false,
-                        });
+                        let delivers =
+                            script
+                                .command(cmd)
+                                .and_then(sink_inputs)
+                                .is_some_and(|s| match edge {
+                                    FlowEdge::Pipe | FlowEdge::RedirectRead | FlowEdge::Heredoc => {
+                                        s.stdin
+                                    }
+                                    FlowEdge::CommandSubst => s.args || s.file,
+                                    FlowEdge::ProcessSubst | FlowEdge::WrittenThenExecuted => {
+                                        s.file || s.args
+                                    }
+                                    _ => false,
+                                });
                         if delivers && t != start {
                             let mut path = vec![(t, Some(edge))];
                             let mut cur = n;
@@ -390,7 +523,12 @@ impl Flow {
                             path.reverse();
                             // Shift edges so each entry carries the edge that leaves it.
                             let nodes: Vec<NodeIndex> = path.iter().map(|(x, _)| *x).collect();
-                            let edges: Vec<Option<FlowEdge>> = path.iter().skip(1).map(|(_, e)| *e).chain(std::iter::once(None)).collect();
+                            let edges: Vec<Option<FlowEdge>> = path
+                                .iter()
+                                .skip(1)
+                                .map(|(_, e)| *e)
+                                .chain(std::iter::once(None))
+                                .collect();
                             out.push(nodes.into_iter().zip(edges).collect());
                             continue;
                         }
@@ -430,15 +568,24 @@ impl Flow {
     pub fn label(&self, script: &Script, n: NodeIndex) -> String {
         match &self.graph[n] {
             FlowNode::File { path } => path.clone(),
-            FlowNode::Payload { text } => format!("{:?}", text.chars().take(30).collect::<String>()),
+            FlowNode::Payload { text } => {
+                format!("{:?}", text.chars().take(30).collect::<String>())
+            }
             other => {
                 let id = match other {
-                    FlowNode::Command { cmd } | FlowNode::Network { cmd } | FlowNode::Decoder { cmd } | FlowNode::Sink { cmd, .. } => *cmd,
+                    FlowNode::Command { cmd }
+                    | FlowNode::Network { cmd }
+                    | FlowNode::Decoder { cmd }
+                    | FlowNode::Sink { cmd, .. } => *cmd,
                     _ => 0,
                 };
                 script
                     .command(id)
-                    .map(|c| c.name.clone().unwrap_or_else(|| c.argv.first().map(|w| w.raw.clone()).unwrap_or_default()))
+                    .map(|c| {
+                        c.name.clone().unwrap_or_else(|| {
+                            c.argv.first().map(|w| w.raw.clone()).unwrap_or_default()
+                        })
+                    })
                     .unwrap_or_default()
             }
         }
@@ -456,12 +603,22 @@ impl Flow {
                 FlowNode::Decoder { .. } => "hexagon",
                 FlowNode::Command { .. } => "box",
             };
-            let label = self.label(script, n).replace('\\', "\\\\").replace('"', "\\\"");
-            s.push_str(&format!("  n{} [shape={shape}, label=\"{label}\"];\n", n.index()));
+            let label = self
+                .label(script, n)
+                .replace('\\', "\\\\")
+                .replace('"', "\\\"");
+            s.push_str(&format!(
+                "  n{} [shape={shape}, label=\"{label}\"];\n",
+                n.index()
+            ));
         }
         for e in self.graph.edge_references() {
             let l = format!("{:?}", e.weight()).to_lowercase();
-            s.push_str(&format!("  n{} -> n{} [label=\"{l}\"];\n", e.source().index(), e.target().index()));
+            s.push_str(&format!(
+                "  n{} -> n{} [label=\"{l}\"];\n",
+                e.source().index(),
+                e.target().index()
+            ));
         }
         s.push_str("}\n");
         s

@@ -105,7 +105,10 @@ impl Context {
         let mut env = BTreeMap::new();
         if let Some(h) = &home {
             env.insert("HOME".to_string(), h.clone());
-            env.insert("HERMES_HOME".to_string(), format!("{}/.hermes", h.trim_end_matches('/')));
+            env.insert(
+                "HERMES_HOME".to_string(),
+                format!("{}/.hermes", h.trim_end_matches('/')),
+            );
         }
         if let Some(u) = &user {
             env.insert("USER".to_string(), u.clone());
@@ -202,7 +205,10 @@ fn analyze_inner(command: &str, ctx: &Context) -> Analysis {
             ),
             Span::new(0, command.len()),
         ));
-        findings.extend(rules::fallback_findings(command, Span::new(0, command.len())));
+        findings.extend(rules::fallback_findings(
+            command,
+            Span::new(0, command.len()),
+        ));
         let decision = decide(&findings, ctx);
         return Analysis {
             command: command.to_string(),
@@ -214,15 +220,10 @@ fn analyze_inner(command: &str, ctx: &Context) -> Analysis {
         };
     }
     let normalized = normalize::normalize(command);
-    let tree = match syntax::parse(&normalized.text) {
-        Ok(t) => t,
-        Err(e) => {
-            findings.push(rules::analysis_finding(
-                rules::analysis::INTERNAL,
-                format!("the parser failed: {e}"),
-                Span::new(0, command.len()),
-            ));
-            findings.extend(rules::fallback_findings(&normalized.text, Span::new(0, command.len())));
+    let (script, flow, mut main) = match analyze_text(&normalized, command, ctx) {
+        Ok(v) => v,
+        Err(f) => {
+            findings.extend(f);
             let decision = decide(&findings, ctx);
             return Analysis {
                 command: command.to_string(),
@@ -234,17 +235,38 @@ fn analyze_inner(command: &str, ctx: &Context) -> Analysis {
             };
         }
     };
-    let mut env = model::Env::new(ctx.env.clone(), ctx.cwd.clone(), ctx.home.clone());
-    env.home = ctx.home.clone();
-    let script = model::lower_script(&normalized, tree, env, ctx.user.clone(), ctx.limits);
-    let flow = graph::build(&script);
-    findings.extend(rules::run(&rules::Cx {
-        script: &script,
-        flow: &flow,
-        ctx,
-        normalized: &normalized,
-        original: command,
-    }));
+    findings.append(&mut main);
+    if normalized.changed() {
+        // bash does not normalise: what it runs is the raw text. Judge both and keep the
+        // stricter result, so escapes or NFKC cannot hide a command (or invent quoting).
+        let raw = normalize::identity(command);
+        match analyze_text(&raw, command, ctx) {
+            Ok((_, _, raw_findings)) => {
+                for f in raw_findings {
+                    if !findings
+                        .iter()
+                        .any(|g| g.rule == f.rule && g.span == f.span)
+                    {
+                        findings.push(f);
+                    }
+                }
+            }
+            Err(f) => findings.extend(f),
+        }
+        if command
+            .chars()
+            .any(|c| c == '\u{1b}' || ('\u{80}'..='\u{9f}').contains(&c) || c == '\0')
+        {
+            findings.push(rules::analysis_finding(
+                rules::analysis::HIDDEN_CONTROLS,
+                format!(
+                    "the command contains terminal escape sequences or control characters that can hide text ({})",
+                    normalized.notes().join("; ")
+                ),
+                Span::new(0, command.len()),
+            ));
+        }
+    }
     let decision = decide(&findings, ctx);
     Analysis {
         command: command.to_string(),
@@ -256,13 +278,54 @@ fn analyze_inner(command: &str, ctx: &Context) -> Analysis {
     }
 }
 
+type Lowered = (model::Script, graph::Flow, Vec<Finding>);
+
+/// Parse, lower, build the graph and run the rules over one text.
+fn analyze_text(
+    text: &normalize::Normalized,
+    original: &str,
+    ctx: &Context,
+) -> Result<Lowered, Vec<Finding>> {
+    let tree = match syntax::parse(&text.text) {
+        Ok(t) => t,
+        Err(e) => {
+            let mut findings = vec![rules::analysis_finding(
+                rules::analysis::INTERNAL,
+                format!("the parser failed: {e}"),
+                Span::new(0, original.len()),
+            )];
+            findings.extend(rules::fallback_findings(
+                &text.text,
+                Span::new(0, original.len()),
+            ));
+            return Err(findings);
+        }
+    };
+    let mut env = model::Env::new(ctx.env.clone(), ctx.cwd.clone(), ctx.home.clone());
+    env.home = ctx.home.clone();
+    let script = model::lower_script(text, tree, env, ctx.user.clone(), ctx.limits);
+    let flow = graph::build(&script);
+    let findings = rules::run(&rules::Cx {
+        script: &script,
+        flow: &flow,
+        ctx,
+        normalized: text,
+        original,
+    });
+    Ok((script, flow, findings))
+}
+
 /// Findings → decision under the context's mode.
 pub fn decide(findings: &[Finding], ctx: &Context) -> Decision {
     let block = findings.iter().any(|f| f.severity == Severity::Block);
     let approve = findings.iter().any(|f| f.severity == Severity::Approve);
+    // What shellgate could not analyse is at least `ask`, whatever the mode.
+    let unanalysed = findings
+        .iter()
+        .any(|f| f.category == rules::Category::Analysis);
     let d = if block {
         Decision::Deny
-    } else if approve && ctx.mode == Mode::Manual {
+    } else if (approve && ctx.mode == Mode::Manual) || unanalysed {
         Decision::Ask
     } else {
         Decision::Allow

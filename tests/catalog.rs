@@ -15,12 +15,16 @@ fn rule_codes_and_names_are_unique_and_well_formed() {
         assert!(codes.insert(m.code), "duplicate code {}", m.code);
         assert!(names.insert(m.name), "duplicate name {}", m.name);
         assert!(
-            m.code.len() == 6 && m.code.starts_with("SG") && m.code[2..].chars().all(|c| c.is_ascii_digit()),
+            m.code.len() == 6
+                && m.code.starts_with("SG")
+                && m.code[2..].chars().all(|c| c.is_ascii_digit()),
             "bad code {}",
             m.code
         );
         assert!(
-            m.name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'),
+            m.name
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'),
             "name not kebab-case: {}",
             m.name
         );
@@ -31,7 +35,12 @@ fn rule_codes_and_names_are_unique_and_well_formed() {
 fn every_rule_has_all_doc_sections() {
     for r in RULES {
         let m = r.meta();
-        for h in ["## What it does", "## Why is this bad?", "## Example", "## Known limitations"] {
+        for h in [
+            "## What it does",
+            "## Why is this bad?",
+            "## Example",
+            "## Known limitations",
+        ] {
             assert!(m.docs.contains(h), "{} ({}) lacks `{h}`", m.code, m.name);
         }
         assert!(!m.summary.is_empty(), "{} has no summary", m.code);
@@ -53,7 +62,10 @@ fn every_fail_example_fires_its_rule_and_every_pass_example_does_not() {
             if !a.findings.iter().any(|f| f.rule == m.code) {
                 problems.push(format!("{} fail example did not fire: {ex}", m.code));
             } else if a.decision < least {
-                problems.push(format!("{} fail example decided {:?}: {ex}", m.code, a.decision));
+                problems.push(format!(
+                    "{} fail example decided {:?}: {ex}",
+                    m.code, a.decision
+                ));
             }
         }
         for ex in m.pass {

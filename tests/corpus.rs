@@ -12,12 +12,20 @@ fn corpus_cases_get_their_labelled_decisions_and_rules() {
         Err(e) => panic!("corpus could not be loaded: {e}"),
     };
     let failed: Vec<_> = outcomes.iter().filter(|o| !o.ok).collect();
-    let report: String = failed.iter().map(|o| corpus::diff(o)).collect::<Vec<_>>().join("\n");
+    let report: String = failed
+        .iter()
+        .map(|o| corpus::diff(o))
+        .collect::<Vec<_>>()
+        .join("\n");
     assert!(
         failed.is_empty(),
         "{} of {} corpus cases failed:\n{report}",
         failed.len(),
         outcomes.len()
     );
-    assert!(outcomes.len() >= 100, "corpus unexpectedly small: {}", outcomes.len());
+    assert!(
+        outcomes.len() >= 100,
+        "corpus unexpectedly small: {}",
+        outcomes.len()
+    );
 }

@@ -16,10 +16,10 @@ struct Case {
 fn parse_file(text: &str) -> Vec<Case> {
     let mut cases = Vec::new();
     let mut blocks = text.split("\n=== ").peekable();
-    if let Some(first) = blocks.peek() {
-        if !first.starts_with("=== ") {
-            blocks.next();
-        }
+    if let Some(first) = blocks.peek()
+        && !first.starts_with("=== ")
+    {
+        blocks.next();
     }
     for b in text.split("=== ").skip(1) {
         let (title, rest) = b.split_once('\n').unwrap_or((b, ""));
@@ -39,9 +39,16 @@ fn grammar_snippets_lower_to_their_expected_models() {
     let update = std::env::var("UPDATE_GRAMMAR").is_ok();
     let mut failures = Vec::new();
     let mut total = 0;
-    let mut files: Vec<_> = std::fs::read_dir(&dir).expect("grammar-tests dir").flatten().map(|e| e.path()).collect();
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("grammar-tests dir")
+        .flatten()
+        .map(|e| e.path())
+        .collect();
     files.sort();
-    for path in files.into_iter().filter(|p| p.extension().is_some_and(|e| e == "txt")) {
+    for path in files
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
+    {
         let text = std::fs::read_to_string(&path).expect("read grammar file");
         let cases = parse_file(&text);
         let mut rewritten = String::new();
@@ -49,7 +56,10 @@ fn grammar_snippets_lower_to_their_expected_models() {
             total += 1;
             let a = analyze(&c.input, &Context::fixture());
             let actual = render_script(&a.script).trim_end().to_string();
-            rewritten.push_str(&format!("=== {}\n{}\n---\n{}\n\n", c.title, c.input, actual));
+            rewritten.push_str(&format!(
+                "=== {}\n{}\n---\n{}\n\n",
+                c.title, c.input, actual
+            ));
             if actual != c.expected {
                 let d = similar::TextDiff::from_lines(&c.expected, &actual);
                 failures.push(format!(
@@ -66,6 +76,11 @@ fn grammar_snippets_lower_to_their_expected_models() {
     }
     assert!(total > 0, "no grammar tests found");
     if !update {
-        assert!(failures.is_empty(), "{} of {total} grammar cases differ:\n{}", failures.len(), failures.join("\n"));
+        assert!(
+            failures.is_empty(),
+            "{} of {total} grammar cases differ:\n{}",
+            failures.len(),
+            failures.join("\n")
+        );
     }
 }

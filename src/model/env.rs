@@ -81,7 +81,11 @@ impl Env {
         };
         Env {
             vars,
-            exported: if clear { BTreeSet::new() } else { self.exported.clone() },
+            exported: if clear {
+                BTreeSet::new()
+            } else {
+                self.exported.clone()
+            },
             cwd: self.cwd.clone(),
             dir_stack: Vec::new(),
             positional: None,

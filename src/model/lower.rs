@@ -12,9 +12,9 @@ use super::{
     Assignment, CmdId, Command, FunctionDef, Heredoc, Issue, IssueKind, Origin, OriginKind,
     OriginStep, PipeRef, Pipeline, Redirect, RedirectOp, Script, Word,
 };
+use crate::Span;
 use crate::normalize::Normalized;
 use crate::syntax::{self, NodeId, ParseProblem, Tree, kinds as k};
-use crate::Span;
 
 /// Bounds on the work one analysis may do.
 #[derive(Debug, Clone, Copy)]
@@ -169,7 +169,10 @@ impl Lowerer<'_> {
             // The grammar has no `<>` operator; the lowering repairs it as a read-write
             // redirect, so its ERROR is not a problem.
             let around = |a: usize, b: usize| src.text.get(a..b) == Some("<>");
-            if matches!(p, ParseProblem::Error { .. }) && e == s + 1 && (around(s, s + 2) || (s > 0 && around(s - 1, s + 1))) {
+            if matches!(p, ParseProblem::Error { .. })
+                && e == s + 1
+                && (around(s, s + 2) || (s > 0 && around(s - 1, s + 1)))
+            {
                 continue;
             }
             // The statement that holds the problem is what the fallback scans.
@@ -182,11 +185,18 @@ impl Lowerer<'_> {
                 .find(|n| n.start <= s && e <= n.end.max(n.start + 1))
                 .map(|n| (n.start, n.end))
                 .unwrap_or((0, src.text.len()));
-            let text = src.text.get(region.0..region.1).unwrap_or(&src.text).to_string();
+            let text = src
+                .text
+                .get(region.0..region.1)
+                .unwrap_or(&src.text)
+                .to_string();
             let (kind, message) = match &p {
                 ParseProblem::Error { .. } => (
                     IssueKind::ParseError,
-                    format!("bash syntax that shellgate could not parse: `{}`", shorten(src.text.get(s..e).unwrap_or(""))),
+                    format!(
+                        "bash syntax that shellgate could not parse: `{}`",
+                        shorten(src.text.get(s..e).unwrap_or(""))
+                    ),
                 ),
                 ParseProblem::Missing { kind, .. } => (
                     IssueKind::ParseError,
@@ -194,11 +204,17 @@ impl Lowerer<'_> {
                 ),
                 ParseProblem::TooDeep { .. } => (
                     IssueKind::NestingLimit,
-                    format!("syntax nested deeper than {} levels was not analysed", syntax::MAX_TREE_DEPTH),
+                    format!(
+                        "syntax nested deeper than {} levels was not analysed",
+                        syntax::MAX_TREE_DEPTH
+                    ),
                 ),
                 ParseProblem::TooManyNodes { .. } => (
                     IssueKind::SizeLimit,
-                    format!("the command has more than {} syntax nodes; the rest was not analysed", syntax::MAX_NODES),
+                    format!(
+                        "the command has more than {} syntax nodes; the rest was not analysed",
+                        syntax::MAX_NODES
+                    ),
                 ),
             };
             self.script.issues.push(Issue {
@@ -217,11 +233,19 @@ impl Lowerer<'_> {
         }
         if !self.limit_hit {
             self.limit_hit = true;
-            let text = self.norm.text.get(span.start.min(self.norm.text.len())..).unwrap_or("").to_string();
+            let text = self
+                .norm
+                .text
+                .get(span.start.min(self.norm.text.len())..)
+                .unwrap_or("")
+                .to_string();
             self.script.issues.push(Issue {
                 kind: IssueKind::CommandLimit,
                 span,
-                message: format!("more than {} commands; the rest was not analysed", self.limits.max_commands),
+                message: format!(
+                    "more than {} commands; the rest was not analysed",
+                    self.limits.max_commands
+                ),
                 origin: origin.clone(),
                 text,
             });
@@ -422,11 +446,11 @@ impl Lowerer<'_> {
                 };
                 let mut assigns = Vec::new();
                 for a in ids {
-                    if src.tree.node(a).kind == k::VARIABLE_ASSIGNMENT {
-                        if let Some(asg) = self.lower_assignment(src, a, env, origin) {
-                            apply_assignment(env, &asg, false);
-                            assigns.push(asg);
-                        }
+                    if src.tree.node(a).kind == k::VARIABLE_ASSIGNMENT
+                        && let Some(asg) = self.lower_assignment(src, a, env, origin)
+                    {
+                        apply_assignment(env, &asg, false);
+                        assigns.push(asg);
                     }
                 }
                 let span = src.span(node.start, node.end, self.norm);
@@ -449,7 +473,14 @@ impl Lowerer<'_> {
                     }
                 }
                 let span = src.span(node.start, node.end, self.norm);
-                self.push_plain(vec![Word::literal("unset", span)], Vec::new(), redirs.to_vec(), span, env, origin)
+                self.push_plain(
+                    vec![Word::literal("unset", span)],
+                    Vec::new(),
+                    redirs.to_vec(),
+                    span,
+                    env,
+                    origin,
+                )
             }
             k::TEST_COMMAND => {
                 let mut subs = Vec::new();
@@ -610,7 +641,10 @@ impl Lowerer<'_> {
                     }
                 }
             }
-            if matches!(cn.kind, k::FILE_REDIRECT | k::HEREDOC_REDIRECT | k::HERESTRING_REDIRECT) {
+            if matches!(
+                cn.kind,
+                k::FILE_REDIRECT | k::HEREDOC_REDIRECT | k::HERESTRING_REDIRECT
+            ) {
                 redirs.extend(self.lower_redirect(src, c, env, origin, &mut pre));
             } else if cn.kind != k::HEREDOC_REDIRECT {
                 // `<>` and other gaps appear as ERROR siblings; already reported.
@@ -621,10 +655,15 @@ impl Lowerer<'_> {
         // The grammar's `<>` gap: ERROR(`<`) followed by a `>` redirect is a read-write open.
         for w in node.children.windows(2) {
             let (a, b) = (src.tree.node(w[0]), src.tree.node(w[1]));
-            if a.is_error && src.text.get(a.start..a.end) == Some("<") && b.kind == k::FILE_REDIRECT && a.end == b.start {
-                if let Some(r) = redirs.iter_mut().find(|r| r.span == src.span(b.start, b.end, self.norm)) {
-                    r.op = RedirectOp::ReadWrite;
-                }
+            if a.is_error
+                && src.text.get(a.start..a.end) == Some("<")
+                && b.kind == k::FILE_REDIRECT
+                && a.end == b.start
+                && let Some(r) = redirs
+                    .iter_mut()
+                    .find(|r| r.span == src.span(b.start, b.end, self.norm))
+            {
+                r.op = RedirectOp::ReadWrite;
             }
         }
         redirs.extend(outer.iter().cloned());
@@ -693,7 +732,11 @@ impl Lowerer<'_> {
         // The grammar's `<>` gap inside a redirect: `<` then ERROR(`>`).
         let rw_gap = node.children.windows(2).any(|w| {
             let (a, b) = (src.tree.node(w[0]), src.tree.node(w[1]));
-            !a.named && a.kind == "<" && b.is_error && src.text.get(b.start..b.end) == Some(">") && a.end == b.start
+            !a.named
+                && a.kind == "<"
+                && b.is_error
+                && src.text.get(b.start..b.end) == Some(">")
+                && a.end == b.start
         });
         if rw_gap {
             op_text = "<>".into();
@@ -753,7 +796,9 @@ impl Lowerer<'_> {
                 };
                 let fix = |s: String| {
                     if strip_tabs {
-                        s.split_inclusive('\n').map(|l| l.trim_start_matches('\t')).collect()
+                        s.split_inclusive('\n')
+                            .map(|l| l.trim_start_matches('\t'))
+                            .collect()
                     } else {
                         s
                     }
@@ -776,7 +821,13 @@ impl Lowerer<'_> {
         }]
     }
 
-    fn lower_assignment(&mut self, src: &Source, id: NodeId, env: &mut Env, origin: &Origin) -> Option<Assignment> {
+    fn lower_assignment(
+        &mut self,
+        src: &Source,
+        id: NodeId,
+        env: &mut Env,
+        origin: &Origin,
+    ) -> Option<Assignment> {
         let node = src.tree.node(id).clone();
         let name_node = src.tree.child_by_field(id, "name")?;
         let nn = src.tree.node(name_node);
@@ -815,7 +866,8 @@ impl Lowerer<'_> {
                 .unwrap_or_else(|| Word::literal("", span))
         };
         if append {
-            if let (Some(VarValue::Known(old)), Some(new)) = (env.get(&name).cloned(), value.lit()) {
+            if let (Some(VarValue::Known(old)), Some(new)) = (env.get(&name).cloned(), value.lit())
+            {
                 value = Word::literal(&format!("{old}{new}"), value.span);
             } else {
                 value.pieces.insert(
@@ -830,7 +882,14 @@ impl Lowerer<'_> {
         Some(Assignment { name, value, span })
     }
 
-    fn lower_declaration(&mut self, src: &Source, id: NodeId, env: &mut Env, origin: &Origin, redirs: &[Redirect]) -> Block {
+    fn lower_declaration(
+        &mut self,
+        src: &Source,
+        id: NodeId,
+        env: &mut Env,
+        origin: &Origin,
+        redirs: &[Redirect],
+    ) -> Block {
         let node = src.tree.node(id).clone();
         let keyword = src
             .text
@@ -842,7 +901,10 @@ impl Lowerer<'_> {
             .to_string();
         let mut export = keyword == "export";
         let mut assigns = Vec::new();
-        let mut args = vec![Word::literal(&keyword, src.span(node.start, node.start + keyword.len(), self.norm))];
+        let mut args = vec![Word::literal(
+            &keyword,
+            src.span(node.start, node.start + keyword.len(), self.norm),
+        )];
         for &c in &node.children {
             let cn = src.tree.node(c).clone();
             let t = src.text.get(cn.start..cn.end).unwrap_or("").to_string();
@@ -963,7 +1025,9 @@ impl Lowerer<'_> {
         let mut out = Block::default();
         let Some(body) = body else { return out };
         match (literal, &var) {
-            (Some(items), Some(var)) if !items.is_empty() && items.len() <= self.limits.max_loop_items => {
+            (Some(items), Some(var))
+                if !items.is_empty() && items.len() <= self.limits.max_loop_items =>
+            {
                 for it in items {
                     env.set(var, VarValue::Known(it));
                     let b = self.lower_stmt(src, body, env, origin, stdin.clone(), &[]);
@@ -975,7 +1039,12 @@ impl Lowerer<'_> {
             _ => {
                 let before = env.clone();
                 if let Some(var) = &var {
-                    env.set(var, VarValue::Unknown(format!("${var} is the loop variable; its values are only known at run time")));
+                    env.set(
+                        var,
+                        VarValue::Unknown(format!(
+                            "${var} is the loop variable; its values are only known at run time"
+                        )),
+                    );
                 }
                 let b = self.lower_stmt(src, body, env, origin, stdin, &[]);
                 out.commands.extend(b.commands);
@@ -1011,7 +1080,11 @@ impl Lowerer<'_> {
                 assign_nodes.push(c);
                 continue;
             }
-            if matches!(cn.kind, k::FILE_REDIRECT | k::HEREDOC_REDIRECT | k::HERESTRING_REDIRECT) || cn.field == Some("redirect") {
+            if matches!(
+                cn.kind,
+                k::FILE_REDIRECT | k::HEREDOC_REDIRECT | k::HERESTRING_REDIRECT
+            ) || cn.field == Some("redirect")
+            {
                 redirect_nodes.push(c);
                 last_end = None;
                 continue;
@@ -1019,8 +1092,15 @@ impl Lowerer<'_> {
             if cn.kind == k::COMMENT {
                 continue;
             }
-            if cn.kind == k::COMMAND_NAME || cn.field == Some("argument") || (cn.field.is_none() && (cn.named || cn.kind == "$")) {
-                let inner: Vec<NodeId> = if cn.kind == k::COMMAND_NAME { cn.children.clone() } else { vec![c] };
+            if cn.kind == k::COMMAND_NAME
+                || cn.field == Some("argument")
+                || (cn.field.is_none() && (cn.named || cn.kind == "$"))
+            {
+                let inner: Vec<NodeId> = if cn.kind == k::COMMAND_NAME {
+                    cn.children.clone()
+                } else {
+                    vec![c]
+                };
                 // Adjacent nodes with no space between are one word.
                 match (last_end, word_groups.last_mut()) {
                     (Some(e), Some(g)) if e == cn.start => g.extend(inner),
@@ -1104,6 +1184,7 @@ impl Lowerer<'_> {
             recursive_call: false,
             synthetic: None,
             stdin_text: None,
+            inline: None,
         });
         Block {
             commands: vec![id],
@@ -1147,7 +1228,9 @@ impl Lowerer<'_> {
         }
         let name = peeled.argv.first().and_then(program_name);
         let cwd = match &peeled.chdir {
-            Some(d) => d.lit().and_then(|d| super::paths::resolve(&d, env.cwd.as_deref())),
+            Some(d) => d
+                .lit()
+                .and_then(|d| super::paths::resolve(&d, env.cwd.as_deref())),
             None => env.cwd.clone(),
         };
         let stdin_text = heredoc_stdin(&redirects).or(stdin);
@@ -1169,6 +1252,7 @@ impl Lowerer<'_> {
             recursive_call: recursive,
             synthetic,
             stdin_text: stdin_text.clone(),
+            inline: None,
         });
         let mut block = Block {
             commands: vec![id],
@@ -1183,13 +1267,30 @@ impl Lowerer<'_> {
         }
         let mut nested_output = None;
         if let Some(code) = &peeled.code {
-            let b = self.lower_code(&code.code, code.kind, &code.detail, &mut child, &origin, None, None);
+            let b = self.lower_code(
+                &code.code,
+                code.kind,
+                &code.detail,
+                &mut child,
+                &origin,
+                None,
+                None,
+            );
             nested_output = b.output.clone();
             block.commands.extend(b.commands);
         }
         if let Some(n) = name.as_deref() {
             let argv = peeled.argv.clone();
-            let b = self.builtin_or_nested(id, n, &argv, env, &mut child, &origin, stdin_text.clone(), recursive);
+            let b = self.builtin_or_nested(
+                id,
+                n,
+                &argv,
+                env,
+                &mut child,
+                &origin,
+                stdin_text.clone(),
+                recursive,
+            );
             if let Some(b) = b {
                 nested_output = b.output.clone();
                 block.commands.extend(b.commands);
@@ -1197,31 +1298,33 @@ impl Lowerer<'_> {
         }
         let cmd = self.script.commands.get(id).cloned();
         block.output = match cmd {
-            Some(c) => nested_output.or_else(|| super::payload::output_of(&c, stdin_text.as_deref())),
+            Some(c) => {
+                nested_output.or_else(|| super::payload::output_of(&c, stdin_text.as_deref()))
+            }
             None => None,
         };
         // Remember files written with known content, for `bash f` / `source f` later.
         if let Some(c) = self.script.commands.get(id) {
             for r in &c.redirects {
-                if matches!(r.op, RedirectOp::Write | RedirectOp::WriteAll) && r.fd.is_none_or(|f| f == 1) {
-                    if let Some(path) = r.target.as_ref().and_then(|t| t.lit()) {
-                        if let Some(p) = super::paths::resolve(&path, c.cwd.as_deref()) {
-                            let content = {
-                                let mut c2 = c.clone();
-                                c2.redirects.clear();
-                                super::payload::output_of(&c2, stdin_text.as_deref())
-                            };
-                            match content {
-                                Some(t) => {
-                                    self.files.insert(p.clone(), t);
-                                }
-                                None => {
-                                    self.files.remove(&p);
-                                }
-                            }
-                            self.script.written_files.push((p, id));
+                if matches!(r.op, RedirectOp::Write | RedirectOp::WriteAll)
+                    && r.fd.is_none_or(|f| f == 1)
+                    && let Some(path) = r.target.as_ref().and_then(|t| t.lit())
+                    && let Some(p) = super::paths::resolve(&path, c.cwd.as_deref())
+                {
+                    let content = {
+                        let mut c2 = c.clone();
+                        c2.redirects.clear();
+                        super::payload::output_of(&c2, stdin_text.as_deref())
+                    };
+                    match content {
+                        Some(t) => {
+                            self.files.insert(p.clone(), t);
+                        }
+                        None => {
+                            self.files.remove(&p);
                         }
                     }
+                    self.script.written_files.push((p, id));
                 }
             }
         }
@@ -1241,11 +1344,18 @@ impl Lowerer<'_> {
         stdin: Option<String>,
         recursive: bool,
     ) -> Option<Block> {
-        let span = self.script.commands.get(id).map(|c| c.span).unwrap_or_default();
+        let span = self
+            .script
+            .commands
+            .get(id)
+            .map(|c| c.span)
+            .unwrap_or_default();
         let args = argv.get(1..).unwrap_or(&[]);
         match name {
             "cd" | "pushd" => {
-                let target = args.iter().find(|w| !w.lit().is_some_and(|v| v.starts_with('-') && v.len() > 1));
+                let target = args
+                    .iter()
+                    .find(|w| !w.lit().is_some_and(|v| v.starts_with('-') && v.len() > 1));
                 let new = match target {
                     None if name == "cd" => env.home.clone(),
                     None => None,
@@ -1277,7 +1387,15 @@ impl Lowerer<'_> {
                 let path = super::paths::resolve(&file, env.cwd.as_deref())?;
                 let content = self.files.get(&path)?.clone();
                 let w = Word::literal(&content, span);
-                Some(self.lower_code(&w, OriginKind::WrittenScript, &format!("source {file} (written earlier)"), env, origin, None, None))
+                Some(self.lower_code(
+                    &w,
+                    OriginKind::WrittenScript,
+                    &format!("source {file} (written earlier)"),
+                    env,
+                    origin,
+                    None,
+                    None,
+                ))
             }
             _ if is_shell(name) => self.lower_shell(name, args, child, origin, stdin, span),
             "find" => {
@@ -1288,7 +1406,16 @@ impl Lowerer<'_> {
                         span,
                         detail,
                     };
-                    let b = self.run_argv(cmd_words, Vec::new(), Vec::new(), span, child, &origin.push(step), None, None);
+                    let b = self.run_argv(
+                        cmd_words,
+                        Vec::new(),
+                        Vec::new(),
+                        span,
+                        child,
+                        &origin.push(step),
+                        None,
+                        None,
+                    );
                     out.commands.extend(b.commands);
                 }
                 Some(out)
@@ -1343,7 +1470,11 @@ impl Lowerer<'_> {
                 break;
             }
             if a.starts_with("--") {
-                i += if matches!(a.as_str(), "--rcfile" | "--init-file") { 2 } else { 1 };
+                i += if matches!(a.as_str(), "--rcfile" | "--init-file") {
+                    2
+                } else {
+                    1
+                };
                 continue;
             }
             if (a.starts_with('-') || a.starts_with('+')) && a.len() > 1 {
@@ -1355,7 +1486,11 @@ impl Lowerer<'_> {
                     reads_stdin = true;
                 }
                 // `-o opt` / `-O opt` take a value.
-                i += if flags.ends_with('o') || flags.ends_with('O') { 2 } else { 1 };
+                i += if flags.ends_with('o') || flags.ends_with('O') {
+                    2
+                } else {
+                    1
+                };
                 continue;
             }
             break;
@@ -1367,7 +1502,15 @@ impl Lowerer<'_> {
                 child.arg0 = a0.lit();
             }
             child.positional = Some(rest.iter().skip(2).map(word_var).collect());
-            return Some(self.lower_code(code, OriginKind::ShellString, &format!("{name} -c"), child, origin, None, None));
+            return Some(self.lower_code(
+                code,
+                OriginKind::ShellString,
+                &format!("{name} -c"),
+                child,
+                origin,
+                None,
+                None,
+            ));
         }
         if !reads_stdin {
             if let Some(script) = rest.first() {
@@ -1376,19 +1519,35 @@ impl Lowerer<'_> {
                 let path = super::paths::resolve(&file, child.cwd.as_deref())?;
                 let content = self.files.get(&path)?.clone();
                 let w = Word::literal(&content, span);
-                return Some(self.lower_code(&w, OriginKind::WrittenScript, &format!("{name} {file} (written earlier)"), child, origin, None, None));
+                return Some(self.lower_code(
+                    &w,
+                    OriginKind::WrittenScript,
+                    &format!("{name} {file} (written earlier)"),
+                    child,
+                    origin,
+                    None,
+                    None,
+                ));
             }
         } else {
             child.positional = Some(rest.iter().map(word_var).collect());
         }
         // No -c and no script: the shell runs its stdin.
-        let cmd = self.script.commands.get(self.script.commands.len().saturating_sub(1));
-        let from_heredoc = cmd.is_some_and(|c| c.redirects.iter().any(|r| matches!(r.op, RedirectOp::Heredoc | RedirectOp::HereString)));
-        let heredoc_raw = cmd.and_then(|c| {
+        let cmd = self
+            .script
+            .commands
+            .get(self.script.commands.len().saturating_sub(1));
+        let from_heredoc = cmd.is_some_and(|c| {
             c.redirects
                 .iter()
-                .rev()
-                .find_map(|r| r.heredoc.as_ref().map(|h| h.body.clone().unwrap_or_else(|| h.raw.clone())))
+                .any(|r| matches!(r.op, RedirectOp::Heredoc | RedirectOp::HereString))
+        });
+        let heredoc_raw = cmd.and_then(|c| {
+            c.redirects.iter().rev().find_map(|r| {
+                r.heredoc
+                    .as_ref()
+                    .map(|h| h.body.clone().unwrap_or_else(|| h.raw.clone()))
+            })
         });
         let code = stdin.or(heredoc_raw)?;
         let (kind, detail) = if from_heredoc {
@@ -1436,7 +1595,10 @@ impl Lowerer<'_> {
             self.script.issues.push(Issue {
                 kind: IssueKind::NestingLimit,
                 span: code.span,
-                message: format!("code nested more than {} levels deep was not analysed", self.limits.max_nesting),
+                message: format!(
+                    "code nested more than {} levels deep was not analysed",
+                    self.limits.max_nesting
+                ),
                 origin: origin.clone(),
                 text,
             });
@@ -1480,7 +1642,12 @@ impl Lowerer<'_> {
                 continue;
             }
             let f = self.defined[i].clone();
-            let span = self.script.functions.get(f.index).map(|d| d.span).unwrap_or_default();
+            let span = self
+                .script
+                .functions
+                .get(f.index)
+                .map(|d| d.span)
+                .unwrap_or_default();
             let step = OriginStep {
                 kind: OriginKind::Function,
                 span,
@@ -1489,7 +1656,14 @@ impl Lowerer<'_> {
             let mut e = env.clone();
             e.positional = None;
             self.fn_stack.push(f.name.clone());
-            self.lower_stmt(&f.src, f.node, &mut e, &Origin::default().push(step), None, &[]);
+            self.lower_stmt(
+                &f.src,
+                f.node,
+                &mut e,
+                &Origin::default().push(step),
+                None,
+                &[],
+            );
             self.fn_stack.pop();
         }
     }
@@ -1524,7 +1698,20 @@ fn is_statement(kind: &str) -> bool {
 pub fn is_shell(name: &str) -> bool {
     matches!(
         name,
-        "sh" | "bash" | "zsh" | "ksh" | "dash" | "ash" | "mksh" | "yash" | "posh" | "fish" | "rbash" | "pdksh" | "ksh93" | "tcsh" | "csh"
+        "sh" | "bash"
+            | "zsh"
+            | "ksh"
+            | "dash"
+            | "ash"
+            | "mksh"
+            | "yash"
+            | "posh"
+            | "fish"
+            | "rbash"
+            | "pdksh"
+            | "ksh93"
+            | "tcsh"
+            | "csh"
     )
 }
 
@@ -1552,7 +1739,11 @@ fn join_words(words: &[Word]) -> Word {
         w.span = Span::new(words[0].span.start, l.span.end.max(words[0].span.start));
         w.nspan = None;
     }
-    w.raw = words.iter().map(|x| x.raw.as_str()).collect::<Vec<_>>().join(" ");
+    w.raw = words
+        .iter()
+        .map(|x| x.raw.as_str())
+        .collect::<Vec<_>>()
+        .join(" ");
     w
 }
 
@@ -1567,7 +1758,11 @@ fn heredoc_stdin(redirs: &[Redirect]) -> Option<String> {
 fn apply_assignment(env: &mut Env, a: &Assignment, export: bool) {
     let v = match a.value.lit() {
         Some(s) => VarValue::Known(s),
-        None => VarValue::Unknown(format!("${} is assigned `{}`, only known at run time", a.name, shorten(&a.value.raw))),
+        None => VarValue::Unknown(format!(
+            "${} is assigned `{}`, only known at run time",
+            a.name,
+            shorten(&a.value.raw)
+        )),
     };
     env.set(&a.name, v);
     if export {
@@ -1598,7 +1793,11 @@ fn find_exec_clauses(args: &[Word]) -> Vec<(Vec<Word>, String)> {
                     break;
                 }
                 let w = &args[j];
-                let replaced = if w.pieces.iter().any(|p| matches!(p, super::Piece::Lit { text, .. } if text.contains("{}"))) {
+                let replaced = if w
+                    .pieces
+                    .iter()
+                    .any(|p| matches!(p, super::Piece::Lit { text, .. } if text.contains("{}")))
+                {
                     let mut x = w.clone();
                     let mut pieces = Vec::new();
                     for p in &w.pieces {

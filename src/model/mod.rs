@@ -3,10 +3,12 @@
 
 mod env;
 mod inline;
+pub mod interp;
 mod lower;
-mod payload;
 pub mod paths;
+mod payload;
 pub mod render;
+pub mod sql;
 mod word;
 pub mod wrappers;
 
@@ -373,6 +375,18 @@ pub struct Command {
     pub synthetic: Option<String>,
     /// Text on stdin when it is known statically (heredoc, here-string, known pipe input).
     pub stdin_text: Option<String>,
+    /// Inline interpreter code this command runs, with what it can do.
+    pub inline: Option<InlineCode>,
+}
+
+/// Inline interpreter code (`python3 -c CODE`, a heredoc into `node`) and its capabilities.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct InlineCode {
+    pub language: String,
+    /// Capabilities found: (kind, what), e.g. ("process", "os.system").
+    pub capabilities: Vec<(String, String)>,
+    /// The code could not be read (or was not visible at all); treat it as capable of anything.
+    pub unreadable: Option<String>,
 }
 
 impl Command {
@@ -383,7 +397,10 @@ impl Command {
 
     /// Literal argument strings, with unknown pieces shown as `$?`-free placeholders.
     pub fn arg_texts(&self) -> Vec<String> {
-        self.args().iter().map(|w| w.text_with("\u{fffd}")).collect()
+        self.args()
+            .iter()
+            .map(|w| w.text_with("\u{fffd}"))
+            .collect()
     }
 
     pub fn is(&self, name: &str) -> bool {

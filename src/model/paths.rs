@@ -143,8 +143,10 @@ pub fn classify_abs(path: &str, home: Option<&str>, cwd: Option<&str>) -> PathCl
         if rest.len() == 1
             && matches!(
                 (top.as_str(), rest[0]),
-                ("/usr", "bin" | "lib" | "lib64" | "sbin" | "share" | "include" | "local" | "libexec")
-                    | ("/var", "lib" | "log" | "cache" | "spool" | "db")
+                (
+                    "/usr",
+                    "bin" | "lib" | "lib64" | "sbin" | "share" | "include" | "local" | "libexec"
+                ) | ("/var", "lib" | "log" | "cache" | "spool" | "db")
                     | ("/System", "Library")
                     | ("/private", "etc" | "var")
             )
@@ -185,13 +187,16 @@ pub fn classify_word(word: &Word, cwd: Option<&str>, home: Option<&str>) -> Path
         return classify_text(&text, cwd, home);
     }
     // `"$DIR/"*`: unknown text that may be empty, then a slash.
-    if let [Piece::Unknown {
-        may_be_empty: true, ..
-    }, Piece::Lit { text, .. }, ..] = word.pieces.as_slice()
+    if let [
+        Piece::Unknown {
+            may_be_empty: true, ..
+        },
+        Piece::Lit { text, .. },
+        ..,
+    ] = word.pieces.as_slice()
+        && text.starts_with('/')
     {
-        if text.starts_with('/') {
-            return PathClass::MaybeRoot(word.text_with("$?"));
-        }
+        return PathClass::MaybeRoot(word.text_with("$?"));
     }
     match word.value() {
         super::WordValue::Partial { prefix, .. } => {
@@ -229,7 +234,11 @@ pub fn classify_text(text: &str, cwd: Option<&str>, home: Option<&str>) -> PathC
             let class = classify_abs(&resolved, home, Some(c));
             // `*`, `.`, `..` in the working directory are the directory itself.
             match class {
-                PathClass::Workspace(p) if is_glob(text.split('/').next().unwrap_or("")) && !text.contains('/') && text.starts_with('*') => {
+                PathClass::Workspace(p)
+                    if is_glob(text.split('/').next().unwrap_or(""))
+                        && !text.contains('/')
+                        && text.starts_with('*') =>
+                {
                     PathClass::WorkDirItself(p)
                 }
                 c => c,
@@ -306,14 +315,18 @@ mod tests {
             PathClass::Workspace("/home/user/project/build".into())
         );
         assert!(matches!(
-            classify_text("..", CWD, HOME),
+            classify_text(".", CWD, HOME),
             PathClass::WorkDirItself(_)
         ));
+        assert!(matches!(classify_text("..", CWD, HOME), PathClass::Home(_)));
         assert!(matches!(
             classify_text("../..", CWD, HOME),
             PathClass::Home(_)
         ));
-        assert!(matches!(classify_text("/tmp/x", CWD, HOME), PathClass::Temp(_)));
+        assert!(matches!(
+            classify_text("/tmp/x", CWD, HOME),
+            PathClass::Temp(_)
+        ));
         assert!(matches!(
             classify_text("/etc/passwd", CWD, HOME),
             PathClass::InsideSystem(_)

@@ -43,9 +43,12 @@ pub fn output_of(cmd: &Command, stdin: Option<&str>) -> Option<String> {
         }
         "true" | ":" => Some(String::new()),
         "base64" | "base32" | "basenc" => {
-            let decode = args
-                .iter()
-                .any(|a| a == "-d" || a == "--decode" || a == "-D" || (a.starts_with('-') && !a.starts_with("--") && a.contains('d')));
+            let decode = args.iter().any(|a| {
+                a == "-d"
+                    || a == "--decode"
+                    || a == "-D"
+                    || (a.starts_with('-') && !a.starts_with("--") && a.contains('d'))
+            });
             if !decode || args.iter().any(|a| !a.starts_with('-')) || name != "base64" {
                 return None;
             }
@@ -61,8 +64,12 @@ pub fn output_of(cmd: &Command, stdin: Option<&str>) -> Option<String> {
             b64(stdin?)
         }
         "xxd" => {
-            let rev = args.iter().any(|a| a == "-r" || a == "-revert" || a.starts_with("-r"));
-            let plain = args.iter().any(|a| a == "-p" || a == "-ps" || a == "-plain" || a == "-rp" || a == "-pr");
+            let rev = args
+                .iter()
+                .any(|a| a == "-r" || a == "-revert" || a.starts_with("-r"));
+            let plain = args
+                .iter()
+                .any(|a| a == "-p" || a == "-ps" || a == "-plain" || a == "-rp" || a == "-pr");
             if rev && plain && args.iter().all(|a| a.starts_with('-')) {
                 hex(stdin?)
             } else {
@@ -125,7 +132,11 @@ fn printf(args: &[String]) -> Option<String> {
     let (fmt, rest) = args.split_first()?;
     let fmt = if fmt == "--" {
         let (f, _) = rest.split_first()?;
-        return printf(&std::iter::once(f.clone()).chain(rest[1..].iter().cloned()).collect::<Vec<_>>());
+        return printf(
+            &std::iter::once(f.clone())
+                .chain(rest[1..].iter().cloned())
+                .collect::<Vec<_>>(),
+        );
     } else {
         fmt
     };
@@ -193,7 +204,10 @@ fn b64(input: &str) -> Option<String> {
     let clean: String = input.chars().filter(|c| !c.is_whitespace()).collect();
     let bytes = base64::engine::general_purpose::STANDARD
         .decode(clean.as_bytes())
-        .or_else(|_| base64::engine::general_purpose::STANDARD_NO_PAD.decode(clean.trim_end_matches('=').as_bytes()))
+        .or_else(|_| {
+            base64::engine::general_purpose::STANDARD_NO_PAD
+                .decode(clean.trim_end_matches('=').as_bytes())
+        })
         .or_else(|_| base64::engine::general_purpose::URL_SAFE.decode(clean.as_bytes()))
         .ok()?;
     cap(String::from_utf8(bytes).ok()?)
@@ -201,7 +215,7 @@ fn b64(input: &str) -> Option<String> {
 
 fn hex(input: &str) -> Option<String> {
     let clean: Vec<u8> = input.bytes().filter(|b| b.is_ascii_hexdigit()).collect();
-    if clean.len() % 2 != 0 {
+    if !clean.len().is_multiple_of(2) {
         return None;
     }
     let mut bytes = Vec::with_capacity(clean.len() / 2);
@@ -281,7 +295,10 @@ mod tests {
 
     #[test]
     fn printf_handles_escapes_and_reused_format() {
-        assert_eq!(printf(&s(&[r"\x72\x6d -rf /"])).as_deref(), Some("rm -rf /"));
+        assert_eq!(
+            printf(&s(&[r"\x72\x6d -rf /"])).as_deref(),
+            Some("rm -rf /")
+        );
         assert_eq!(printf(&s(&["%s ", "a", "b"])).as_deref(), Some("a b "));
     }
 

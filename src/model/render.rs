@@ -79,7 +79,12 @@ pub fn render_script(script: &Script) -> String {
         let _ = writeln!(s, "{}", render_command(c));
     }
     for f in &script.functions {
-        let _ = writeln!(s, "function {}{}", f.name, if f.called { " (called)" } else { "" });
+        let _ = writeln!(
+            s,
+            "function {}{}",
+            f.name,
+            if f.called { " (called)" } else { "" }
+        );
     }
     for i in &script.issues {
         let _ = writeln!(s, "issue {:?}: {}", i.kind, i.message);

@@ -24,8 +24,15 @@ pub enum WordMode {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Atom {
-    Ch { c: char, quoted: bool, expanded: bool },
-    Unk { reason: String, may_be_empty: bool },
+    Ch {
+        c: char,
+        quoted: bool,
+        expanded: bool,
+    },
+    Unk {
+        reason: String,
+        may_be_empty: bool,
+    },
     /// A field boundary produced by word splitting of an unquoted expansion.
     Split,
 }
@@ -108,7 +115,9 @@ pub fn decode_ansi_c(body: &str) -> String {
                 let mut v = 0u32;
                 let mut n = 0;
                 while n < max && i < chars.len() && hex(chars[i]).is_some() {
-                    v = v.saturating_mul(16).saturating_add(hex(chars[i]).unwrap_or(0));
+                    v = v
+                        .saturating_mul(16)
+                        .saturating_add(hex(chars[i]).unwrap_or(0));
                     i += 1;
                     n += 1;
                 }
@@ -297,7 +306,10 @@ fn replace_pattern(value: &str, pat: &str, rep: &str, op: &str) -> Option<String
 /// What one `$NAME` / `${...}` reference evaluates to.
 enum Expanded {
     Known(String),
-    Unknown { reason: String, may_be_empty: bool },
+    Unknown {
+        reason: String,
+        may_be_empty: bool,
+    },
     /// `$@`: several fields.
     Fields(Vec<String>),
 }
@@ -311,10 +323,10 @@ impl Lowerer<'_> {
                 }
             }
             "HOME" => {
-                if let Some(h) = &env.home {
-                    if env.get("HOME").is_none() {
-                        return Expanded::Known(h.clone());
-                    }
+                if let Some(h) = &env.home
+                    && env.get("HOME").is_none()
+                {
+                    return Expanded::Known(h.clone());
                 }
             }
             "0" => {
@@ -343,7 +355,9 @@ impl Lowerer<'_> {
                     return Expanded::Fields(vals);
                 }
                 return Expanded::Unknown {
-                    reason: format!("${name} (the positional parameters) is only known at run time"),
+                    reason: format!(
+                        "${name} (the positional parameters) is only known at run time"
+                    ),
                     may_be_empty: true,
                 };
             }
@@ -354,23 +368,23 @@ impl Lowerer<'_> {
             }
             _ => {}
         }
-        if let Ok(n) = name.parse::<usize>() {
-            if n >= 1 {
-                if let Some(pos) = &env.positional {
-                    return match pos.get(n - 1) {
-                        Some(VarValue::Known(s)) => Expanded::Known(s.clone()),
-                        Some(VarValue::Unknown(r)) => Expanded::Unknown {
-                            reason: r.clone(),
-                            may_be_empty: true,
-                        },
-                        None => Expanded::Known(String::new()),
-                    };
-                }
-                return Expanded::Unknown {
-                    reason: format!("${name} (a positional parameter) is only known at run time"),
-                    may_be_empty: true,
+        if let Ok(n) = name.parse::<usize>()
+            && n >= 1
+        {
+            if let Some(pos) = &env.positional {
+                return match pos.get(n - 1) {
+                    Some(VarValue::Known(s)) => Expanded::Known(s.clone()),
+                    Some(VarValue::Unknown(r)) => Expanded::Unknown {
+                        reason: r.clone(),
+                        may_be_empty: true,
+                    },
+                    None => Expanded::Known(String::new()),
                 };
             }
+            return Expanded::Unknown {
+                reason: format!("${name} (a positional parameter) is only known at run time"),
+                may_be_empty: true,
+            };
         }
         match env.get(name) {
             Some(VarValue::Known(v)) => Expanded::Known(v.clone()),
@@ -382,7 +396,9 @@ impl Lowerer<'_> {
                 reason: if matches!(name, "?" | "$" | "!" | "-" | "_") {
                     format!("${name} is only known at run time")
                 } else {
-                    format!("${name} is not set by this command; its value comes from the environment and may be empty")
+                    format!(
+                        "${name} is not set by this command; its value comes from the environment and may be empty"
+                    )
                 },
                 may_be_empty: true,
             },
@@ -427,13 +443,13 @@ impl Lowerer<'_> {
         for (i, &n) in nodes.iter().enumerate() {
             let node = src.tree.node(n);
             // `$"..."` is split by the grammar into `$` and a string.
-            if !node.named && node.kind == "$" {
-                if let Some(&next) = nodes.get(i + 1) {
-                    if src.tree.node(next).kind == k::STRING {
-                        skip_dollar = true;
-                        continue;
-                    }
-                }
+            if !node.named
+                && node.kind == "$"
+                && let Some(&next) = nodes.get(i + 1)
+                && src.tree.node(next).kind == k::STRING
+            {
+                skip_dollar = true;
+                continue;
             }
             let _ = skip_dollar;
             self.atoms_of(
@@ -488,16 +504,20 @@ impl Lowerer<'_> {
                 substitutions: substitutions.clone(),
                 nspan: src.nspan(start, end),
             };
-            if let Some(v) = w.lit() {
-                if v != raw && !w.notes.iter().any(|n| matches!(n, WordNote::Decoded { .. })) {
-                    w.notes.insert(
-                        0,
-                        WordNote::Decoded {
-                            from: raw.clone(),
-                            to: v,
-                        },
-                    );
-                }
+            if let Some(v) = w.lit()
+                && v != raw
+                && !w
+                    .notes
+                    .iter()
+                    .any(|n| matches!(n, WordNote::Decoded { .. }))
+            {
+                w.notes.insert(
+                    0,
+                    WordNote::Decoded {
+                        from: raw.clone(),
+                        to: v,
+                    },
+                );
             }
             words.push(w);
         }
@@ -525,10 +545,18 @@ impl Lowerer<'_> {
                 if c == '\\' && matches!(it.peek(), Some('$' | '`' | '\\' | '\n')) {
                     let n = it.next().unwrap_or('\\');
                     if n != '\n' {
-                        atoms.push(Atom::Ch { c: n, quoted: true, expanded: false });
+                        atoms.push(Atom::Ch {
+                            c: n,
+                            quoted: true,
+                            expanded: false,
+                        });
                     }
                 } else {
-                    atoms.push(Atom::Ch { c, quoted: true, expanded: false });
+                    atoms.push(Atom::Ch {
+                        c,
+                        quoted: true,
+                        expanded: false,
+                    });
                 }
             }
         };
@@ -540,7 +568,9 @@ impl Lowerer<'_> {
             if ch.kind == k::HEREDOC_CONTENT {
                 heredoc_text(src.text.get(ch.start..ch.end).unwrap_or(""), &mut atoms);
             } else {
-                self.atoms_of(src, c, env, origin, true, &mut atoms, &mut notes, &mut subs, 0);
+                self.atoms_of(
+                    src, c, env, origin, true, &mut atoms, &mut notes, &mut subs, 0,
+                );
             }
             pos = pos.max(ch.end);
         }
@@ -557,7 +587,13 @@ impl Lowerer<'_> {
         (Some(out), subs)
     }
 
-    fn tilde(&self, atoms: Vec<Atom>, env: &Env, notes: &mut Vec<WordNote>, assign: bool) -> Vec<Atom> {
+    fn tilde(
+        &self,
+        atoms: Vec<Atom>,
+        env: &Env,
+        notes: &mut Vec<WordNote>,
+        assign: bool,
+    ) -> Vec<Atom> {
         // Tilde prefixes: at the start, and after `:` or the first `=` in assignments.
         let mut out = Vec::with_capacity(atoms.len());
         let mut i = 0;
@@ -604,7 +640,10 @@ impl Lowerer<'_> {
                         None
                     } else if Some(&user) == self.user.as_ref() {
                         home.clone()
-                    } else if user.chars().all(|c| c.is_alphanumeric() || "._-".contains(c)) {
+                    } else if user
+                        .chars()
+                        .all(|c| c.is_alphanumeric() || "._-".contains(c))
+                    {
                         let base = home
                             .as_deref()
                             .and_then(|h| h.rsplit_once('/').map(|(p, _)| p.to_string()))
@@ -709,7 +748,12 @@ impl Lowerer<'_> {
             }
             k::STRING | k::TRANSLATED_STRING => {
                 // Text between child nodes (e.g. a lone `$`) is literal.
-                let inner_start = node.start + if node.kind == k::TRANSLATED_STRING { 2 } else { 1 };
+                let inner_start = node.start
+                    + if node.kind == k::TRANSLATED_STRING {
+                        2
+                    } else {
+                        1
+                    };
                 let inner_end = node.end.saturating_sub(1).max(inner_start);
                 let mut pos = inner_start;
                 for &c in &node.children {
@@ -759,7 +803,13 @@ impl Lowerer<'_> {
                     detail: "command substitution $(..)".into(),
                 };
                 let mut sub_env = env.clone();
-                let block = self.lower_statements(src, &inner_nodes, &mut sub_env, &origin.push(step), None);
+                let block = self.lower_statements(
+                    src,
+                    &inner_nodes,
+                    &mut sub_env,
+                    &origin.push(step),
+                    None,
+                );
                 subs.push(Substitution {
                     kind: SubstKind::Command,
                     producers: block.tails.clone(),
@@ -798,7 +848,13 @@ impl Lowerer<'_> {
                     },
                 };
                 let mut sub_env = env.clone();
-                let block = self.lower_statements(src, &inner_nodes, &mut sub_env, &origin.push(step), None);
+                let block = self.lower_statements(
+                    src,
+                    &inner_nodes,
+                    &mut sub_env,
+                    &origin.push(step),
+                    None,
+                );
                 subs.push(Substitution {
                     kind: if out_dir {
                         SubstKind::ProcessOut
@@ -889,7 +945,14 @@ impl Lowerer<'_> {
         }
     }
 
-    fn push_value(&self, v: Expanded, name: &str, in_dq: bool, atoms: &mut Vec<Atom>, notes: &mut Vec<WordNote>) {
+    fn push_value(
+        &self,
+        v: Expanded,
+        name: &str,
+        in_dq: bool,
+        atoms: &mut Vec<Atom>,
+        notes: &mut Vec<WordNote>,
+    ) {
         match v {
             Expanded::Known(s) => {
                 notes.push(WordNote::Expanded {
@@ -962,7 +1025,10 @@ impl Lowerer<'_> {
             }
             if name.is_none() && ch.kind == k::SUBSCRIPT {
                 self.lower_substitutions_in(src, c, env, origin, subs, depth);
-                return unknown(format!("`{}` (an array element) is only known at run time", short(&text)));
+                return unknown(format!(
+                    "`{}` (an array element) is only known at run time",
+                    short(&text)
+                ));
             }
             if ch.field == Some("operator") || (!ch.named && name.is_none()) {
                 if name.is_none() {
@@ -1053,7 +1119,10 @@ impl Lowerer<'_> {
                         if op.contains('=') {
                             env.set(
                                 &name,
-                                VarValue::Unknown(format!("${name} may have been set by `{}`", short(&text))),
+                                VarValue::Unknown(format!(
+                                    "${name} may have been set by `{}`",
+                                    short(&text)
+                                )),
                             );
                         }
                         // Unknown variable: the value is it or the default; a non-empty
@@ -1074,9 +1143,14 @@ impl Lowerer<'_> {
             }
             "/" | "//" | "/#" | "/%" => {
                 let pat = operand(self, 0, env);
-                let rep = if ops.len() > 1 { operand(self, 1, env) } else { Some(String::new()) };
+                let rep = if ops.len() > 1 {
+                    operand(self, 1, env)
+                } else {
+                    Some(String::new())
+                };
                 match (base, pat, rep) {
-                    (Expanded::Known(v), Some(p), Some(r)) => match replace_pattern(&v, &p, &r, op) {
+                    (Expanded::Known(v), Some(p), Some(r)) => match replace_pattern(&v, &p, &r, op)
+                    {
                         Some(out) => Expanded::Known(out),
                         None => unknown(format!("`{}` is only known at run time", short(&text))),
                     },
@@ -1099,7 +1173,10 @@ impl Lowerer<'_> {
                             Some(l) if l >= 0 => (start as i64 + l).min(n) as usize,
                             Some(l) => (n + l).max(start as i64) as usize,
                             None if ops.len() > 1 => {
-                                return unknown(format!("`{}` is only known at run time", short(&text)));
+                                return unknown(format!(
+                                    "`{}` is only known at run time",
+                                    short(&text)
+                                ));
                             }
                             None => n as usize,
                         };
@@ -1347,7 +1424,13 @@ mod tests {
 
     #[test]
     fn expands_numeric_and_alpha_sequences() {
-        assert_eq!(expand_sequence("1..3"), Some(vec!["1".into(), "2".into(), "3".into()]));
-        assert_eq!(expand_sequence("a..c"), Some(vec!["a".into(), "b".into(), "c".into()]));
+        assert_eq!(
+            expand_sequence("1..3"),
+            Some(vec!["1".into(), "2".into(), "3".into()])
+        );
+        assert_eq!(
+            expand_sequence("a..c"),
+            Some(vec!["a".into(), "b".into(), "c".into()])
+        );
     }
 }

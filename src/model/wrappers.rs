@@ -141,7 +141,10 @@ fn wrapper(name: &str, args: Vec<String>, argv: &[Word], upto: usize) -> Wrapper
 
 /// Join words into one shell code string (as `watch` and `sudo -s` do).
 fn join_code(words: &[Word]) -> Word {
-    let mut w = words.first().cloned().unwrap_or_else(|| Word::literal("", Span::default()));
+    let mut w = words
+        .first()
+        .cloned()
+        .unwrap_or_else(|| Word::literal("", Span::default()));
     let mut pieces = Vec::new();
     for (i, x) in words.iter().enumerate() {
         if i > 0 {
@@ -157,7 +160,11 @@ fn join_code(words: &[Word]) -> Word {
     }
     w.pieces = pieces;
     w.nspan = None;
-    w.raw = words.iter().map(|x| x.raw.as_str()).collect::<Vec<_>>().join(" ");
+    w.raw = words
+        .iter()
+        .map(|x| x.raw.as_str())
+        .collect::<Vec<_>>()
+        .join(" ");
     w
 }
 
@@ -177,7 +184,12 @@ fn dynamic_word(reason: &str, span: Span) -> Word {
 
 /// Replace `{}`-style placeholders in literal pieces by an unknown value.
 fn replace_placeholder(w: &Word, ph: &str, reason: &str) -> Word {
-    if ph.is_empty() || !w.pieces.iter().any(|p| matches!(p, Piece::Lit { text, .. } if text.contains(ph))) {
+    if ph.is_empty()
+        || !w
+            .pieces
+            .iter()
+            .any(|p| matches!(p, Piece::Lit { text, .. } if text.contains(ph)))
+    {
         return w.clone();
     }
     let mut out = w.clone();
@@ -213,13 +225,27 @@ pub fn peel(mut argv: Vec<Word>) -> Peeled {
     let mut out = Peeled::default();
     for _ in 0..32 {
         let Some(first) = argv.first() else { break };
-        let Some(name) = program_name(first) else { break };
+        let Some(name) = program_name(first) else {
+            break;
+        };
         let mut taken = Vec::new();
         let next: usize = match name.as_str() {
             "sudo" | "sudoedit" => {
                 let spec = OptSpec {
                     short_val: "ugpCDhrtTUR",
-                    long_val: &["--user", "--group", "--prompt", "--close-from", "--chdir", "--host", "--role", "--type", "--command-timeout", "--other-user", "--chroot"],
+                    long_val: &[
+                        "--user",
+                        "--group",
+                        "--prompt",
+                        "--close-from",
+                        "--chdir",
+                        "--host",
+                        "--role",
+                        "--type",
+                        "--command-timeout",
+                        "--other-user",
+                        "--chroot",
+                    ],
                     _posix: true,
                 };
                 let mut i = skip_opts(&argv, 1, &spec, &mut taken);
@@ -251,8 +277,7 @@ pub fn peel(mut argv: Vec<Word>) -> Peeled {
             ),
             "env" => {
                 let mut i = 1;
-                loop {
-                    let Some(w) = argv.get(i) else { break };
+                while let Some(w) = argv.get(i) {
                     let a = lit(w);
                     if a == "--" {
                         taken.push(a);
@@ -280,29 +305,54 @@ pub fn peel(mut argv: Vec<Word>) -> Peeled {
                         }
                         out.chdir = Some(v);
                         i += 1;
-                    } else if a == "-S" || a == "--split-string" || a.starts_with("-S") || a.starts_with("--split-string=") {
+                    } else if a == "-S"
+                        || a == "--split-string"
+                        || a.starts_with("-S")
+                        || a.starts_with("--split-string=")
+                    {
                         // `env -S 'prog args'` splits one string into words.
                         taken.push(a.clone());
                         let (text, consumed) = if a == "-S" || a == "--split-string" {
                             (argv.get(i + 1).and_then(|x| x.lit()), 2)
                         } else {
                             (
-                                Some(a.trim_start_matches("--split-string=").trim_start_matches("-S").to_string()),
+                                Some(
+                                    a.trim_start_matches("--split-string=")
+                                        .trim_start_matches("-S")
+                                        .to_string(),
+                                ),
                                 1,
                             )
                         };
                         let span = w.span;
-                        let rest: Vec<Word> = argv.get(i + consumed..).map(|s| s.to_vec()).unwrap_or_default();
+                        let rest: Vec<Word> = argv
+                            .get(i + consumed..)
+                            .map(|s| s.to_vec())
+                            .unwrap_or_default();
                         match text.and_then(|t| shell_words::split(&t).ok()) {
                             Some(parts) => {
-                                let mut new_argv: Vec<Word> = parts.iter().map(|p| Word::literal(p, span)).collect();
+                                let mut new_argv: Vec<Word> =
+                                    parts.iter().map(|p| Word::literal(p, span)).collect();
                                 new_argv.extend(rest);
-                                out.wrappers.push(wrapper("env", std::mem::take(&mut taken), &argv, i + consumed));
+                                out.wrappers.push(wrapper(
+                                    "env",
+                                    std::mem::take(&mut taken),
+                                    &argv,
+                                    i + consumed,
+                                ));
                                 argv = new_argv;
                             }
                             None => {
-                                out.wrappers.push(wrapper("env", std::mem::take(&mut taken), &argv, i + consumed));
-                                argv = vec![dynamic_word("the string passed to env -S is only known at run time", span)];
+                                out.wrappers.push(wrapper(
+                                    "env",
+                                    std::mem::take(&mut taken),
+                                    &argv,
+                                    i + consumed,
+                                ));
+                                argv = vec![dynamic_word(
+                                    "the string passed to env -S is only known at run time",
+                                    span,
+                                )];
                             }
                         }
                         i = usize::MAX;
@@ -343,7 +393,12 @@ pub fn peel(mut argv: Vec<Word>) -> Peeled {
                     },
                     &mut taken,
                 );
-                if taken.iter().any(|t| t.starts_with("-p") || t.starts_with("-P") || t.starts_with("-u") || t.starts_with("--pid")) {
+                if taken.iter().any(|t| {
+                    t.starts_with("-p")
+                        || t.starts_with("-P")
+                        || t.starts_with("-u")
+                        || t.starts_with("--pid")
+                }) {
                     argv.len()
                 } else {
                     i
@@ -458,17 +513,17 @@ pub fn peel(mut argv: Vec<Word>) -> Peeled {
                 if let Some(pos) = argv.iter().position(|w| {
                     let a = lit(w);
                     a == "-c" || a == "--command"
-                }) {
-                    if let Some(code) = argv.get(pos + 1) {
-                        out.wrappers.push(wrapper("flock", taken, &argv, argv.len()));
-                        out.code = Some(WrappedCode {
-                            code: code.clone(),
-                            kind: OriginKind::ShellString,
-                            detail: "flock -c".into(),
-                        });
-                        argv.clear();
-                        break;
-                    }
+                }) && let Some(code) = argv.get(pos + 1)
+                {
+                    out.wrappers
+                        .push(wrapper("flock", taken, &argv, argv.len()));
+                    out.code = Some(WrappedCode {
+                        code: code.clone(),
+                        kind: OriginKind::ShellString,
+                        detail: "flock -c".into(),
+                    });
+                    argv.clear();
+                    break;
                 }
                 if let Some(d) = argv.get(i) {
                     taken.push(lit(d));
@@ -490,7 +545,14 @@ pub fn peel(mut argv: Vec<Word>) -> Peeled {
                         code = Some(Word::literal(c, argv[i].span));
                         taken.push(a.clone());
                         i += 1;
-                    } else if a == "-u" || a == "--user" || a == "-s" || a == "--shell" || a == "-g" || a == "-G" || a == "--group" {
+                    } else if a == "-u"
+                        || a == "--user"
+                        || a == "-s"
+                        || a == "--shell"
+                        || a == "-g"
+                        || a == "-G"
+                        || a == "--group"
+                    {
                         taken.push(a);
                         if let Some(v) = argv.get(i + 1) {
                             taken.push(lit(v));
@@ -539,7 +601,11 @@ pub fn peel(mut argv: Vec<Word>) -> Peeled {
                     },
                     &mut taken,
                 );
-                let exec = taken.iter().any(|t| t == "-x" || t == "--exec" || (t.starts_with('-') && !t.starts_with("--") && t.contains('x')));
+                let exec = taken.iter().any(|t| {
+                    t == "-x"
+                        || t == "--exec"
+                        || (t.starts_with('-') && !t.starts_with("--") && t.contains('x'))
+                });
                 if exec {
                     i
                 } else {
@@ -570,7 +636,7 @@ pub fn peel(mut argv: Vec<Word>) -> Peeled {
                         break;
                     }
                     taken.push(a.clone());
-                    if a == "-I" || a == "--replace" && false {
+                    if a == "-I" {
                         repl = argv.get(i + 1).map(lit);
                         if let Some(v) = &repl {
                             taken.push(v.clone());
@@ -588,23 +654,50 @@ pub fn peel(mut argv: Vec<Word>) -> Peeled {
                         i += 1;
                         continue;
                     }
-                    if let Some(r) = a.strip_prefix("--replace=").or_else(|| a.strip_prefix("-i").filter(|r| !r.is_empty())) {
+                    if let Some(r) = a
+                        .strip_prefix("--replace=")
+                        .or_else(|| a.strip_prefix("-i").filter(|r| !r.is_empty()))
+                    {
                         repl = Some(r.to_string());
                         i += 1;
                         continue;
                     }
-                    let takes_val = matches!(a.as_str(), "-a" | "-d" | "-E" | "-e" | "-L" | "-l" | "-n" | "-P" | "-s" | "--arg-file" | "--delimiter" | "--eof" | "--max-lines" | "--max-args" | "--max-procs" | "--max-chars" | "--process-slot-var");
+                    let takes_val = matches!(
+                        a.as_str(),
+                        "-a" | "-d"
+                            | "-E"
+                            | "-e"
+                            | "-L"
+                            | "-l"
+                            | "-n"
+                            | "-P"
+                            | "-s"
+                            | "--arg-file"
+                            | "--delimiter"
+                            | "--eof"
+                            | "--max-lines"
+                            | "--max-args"
+                            | "--max-procs"
+                            | "--max-chars"
+                            | "--process-slot-var"
+                    );
                     i += if takes_val { 2 } else { 1 };
                 }
                 out.wrappers.push(wrapper("xargs", taken, &argv, i));
                 let reason = "arguments xargs reads from its input";
                 let mut rest: Vec<Word> = argv.get(i..).map(|s| s.to_vec()).unwrap_or_default();
                 if rest.is_empty() {
-                    rest.push(Word::literal("echo", argv.last().map(|w| w.span).unwrap_or_default()));
+                    rest.push(Word::literal(
+                        "echo",
+                        argv.last().map(|w| w.span).unwrap_or_default(),
+                    ));
                 }
                 match repl {
                     Some(r) => {
-                        rest = rest.iter().map(|w| replace_placeholder(w, &r, reason)).collect();
+                        rest = rest
+                            .iter()
+                            .map(|w| replace_placeholder(w, &r, reason))
+                            .collect();
                     }
                     None => {
                         let span = rest.last().map(|w| w.span).unwrap_or_default();
@@ -624,7 +717,29 @@ pub fn peel(mut argv: Vec<Word>) -> Peeled {
                         break;
                     }
                     taken.push(a.clone());
-                    let takes_val = matches!(a.as_str(), "-j" | "-P" | "-n" | "-N" | "-S" | "--jobs" | "--sshlogin" | "-a" | "--arg-file" | "-d" | "--delimiter" | "-I" | "--colsep" | "--joblog" | "--results" | "--tmpdir" | "--timeout" | "--delay" | "-L" | "--max-lines" | "--max-args");
+                    let takes_val = matches!(
+                        a.as_str(),
+                        "-j" | "-P"
+                            | "-n"
+                            | "-N"
+                            | "-S"
+                            | "--jobs"
+                            | "--sshlogin"
+                            | "-a"
+                            | "--arg-file"
+                            | "-d"
+                            | "--delimiter"
+                            | "-I"
+                            | "--colsep"
+                            | "--joblog"
+                            | "--results"
+                            | "--tmpdir"
+                            | "--timeout"
+                            | "--delay"
+                            | "-L"
+                            | "--max-lines"
+                            | "--max-args"
+                    );
                     i += if takes_val { 2 } else { 1 };
                 }
                 let sep = argv
@@ -634,10 +749,17 @@ pub fn peel(mut argv: Vec<Word>) -> Peeled {
                     .find(|(_, w)| matches!(lit(w).as_str(), ":::" | "::::" | ":::+" | "::::+"))
                     .map(|(p, _)| p);
                 let template_end = sep.unwrap_or(argv.len());
-                let template: Vec<Word> = argv.get(i..template_end).map(|s| s.to_vec()).unwrap_or_default();
-                out.wrappers.push(wrapper("parallel", taken, &argv, template_end));
+                let template: Vec<Word> = argv
+                    .get(i..template_end)
+                    .map(|s| s.to_vec())
+                    .unwrap_or_default();
+                out.wrappers
+                    .push(wrapper("parallel", taken, &argv, template_end));
                 let reason = "arguments parallel substitutes at run time";
-                let mut words: Vec<Word> = template.iter().map(|w| replace_placeholder(w, "{}", reason)).collect();
+                let mut words: Vec<Word> = template
+                    .iter()
+                    .map(|w| replace_placeholder(w, "{}", reason))
+                    .collect();
                 if !template.iter().any(|w| w.raw.contains("{}")) {
                     let span = words.last().map(|w| w.span).unwrap_or_default();
                     words.push(dynamic_word(reason, span));
@@ -671,7 +793,9 @@ mod tests {
     use super::*;
 
     fn words(v: &[&str]) -> Vec<Word> {
-        v.iter().map(|s| Word::literal(s, Span::default())).collect()
+        v.iter()
+            .map(|s| Word::literal(s, Span::default()))
+            .collect()
     }
 
     fn names(p: &Peeled) -> Vec<String> {
@@ -687,7 +811,10 @@ mod tests {
 
     #[test]
     fn peels_nested_wrappers_in_order() {
-        let p = peel(words(&["sudo", "env", "X=1", "nice", "-n", "5", "timeout", "-s", "KILL", "5", "nohup", "rm", "x"]));
+        let p = peel(words(&[
+            "sudo", "env", "X=1", "nice", "-n", "5", "timeout", "-s", "KILL", "5", "nohup", "rm",
+            "x",
+        ]));
         assert_eq!(names(&p), ["sudo", "env", "nice", "timeout", "nohup"]);
         assert_eq!(p.argv[0].lit().as_deref(), Some("rm"));
         assert_eq!(p.assignments[0].0, "X");
@@ -696,7 +823,10 @@ mod tests {
     #[test]
     fn env_split_string_becomes_words() {
         let p = peel(words(&["env", "-S", "rm -rf /"]));
-        assert_eq!(p.argv.iter().filter_map(|w| w.lit()).collect::<Vec<_>>(), ["rm", "-rf", "/"]);
+        assert_eq!(
+            p.argv.iter().filter_map(|w| w.lit()).collect::<Vec<_>>(),
+            ["rm", "-rf", "/"]
+        );
     }
 
     #[test]
@@ -715,14 +845,23 @@ mod tests {
     #[test]
     fn su_c_yields_code() {
         let p = peel(words(&["su", "-", "root", "-c", "rm -rf /"]));
-        assert_eq!(p.code.and_then(|c| c.code.lit()).as_deref(), Some("rm -rf /"));
+        assert_eq!(
+            p.code.and_then(|c| c.code.lit()).as_deref(),
+            Some("rm -rf /")
+        );
     }
 
     #[test]
     fn program_name_is_basename_and_rejects_globs() {
-        assert_eq!(program_name(&Word::literal("/usr/bin/rm", Span::default())).as_deref(), Some("rm"));
+        assert_eq!(
+            program_name(&Word::literal("/usr/bin/rm", Span::default())).as_deref(),
+            Some("rm")
+        );
         let mut w = Word::literal("/bin/r?", Span::default());
-        w.pieces = vec![Piece::Lit { text: "/bin/r?".into(), quoted: false }];
+        w.pieces = vec![Piece::Lit {
+            text: "/bin/r?".into(),
+            quoted: false,
+        }];
         assert_eq!(program_name(&w), None);
     }
 }

@@ -109,6 +109,40 @@ declare_rule! {
     fail: ["rm -rf / \"unterminated"],
 }
 
+declare_rule! {
+    /// ## What it does
+    /// Flags commands containing terminal escape sequences (ANSI/ECMA-48), C1 control
+    /// characters or NUL bytes. shellgate judges both the normalised and the raw text.
+    ///
+    /// ## Why is this bad?
+    /// Escapes can make a terminal show a command different from the one bash runs; a model
+    /// has no reason to emit them in a command, so they suggest injected text.
+    ///
+    /// ## Example
+    /// `echo hi\x1b[8m; rm -rf ./x` — the escape hides the text after it on a terminal.
+    ///
+    /// ## Known limitations
+    /// Legitimate `printf '\033[1m'` is written with escapes *as text* and is not flagged;
+    /// only raw control bytes are.
+    pub struct HiddenControls;
+    code: "SG0005",
+    name: "hidden-control-characters",
+    severity: Approve,
+    category: Analysis,
+    hermes: [],
+    programs: [],
+    summary: "Raw terminal escapes or control characters in the command",
+    pass: ["printf '\\033[1mbold\\033[0m'"],
+    fail: ["echo hi\u{1b}[8m hidden"],
+}
+
+impl Rule for HiddenControls {
+    fn meta(&self) -> &'static RuleMeta {
+        &Self::META
+    }
+}
+
+pub static HIDDEN_CONTROLS: &RuleMeta = &HiddenControls::META;
 pub static FALLBACK_META: RuleMeta = FallbackPattern::META;
 pub static INTERNAL: &RuleMeta = &InternalError::META;
 pub static SIZE_LIMIT: &RuleMeta = &AnalysisLimit::META;
@@ -125,7 +159,9 @@ impl Rule for UnparsedSyntax {
         for issue in &cx.script.issues {
             let meta: &'static RuleMeta = match issue.kind {
                 IssueKind::ParseError => &UNPARSED_META,
-                IssueKind::NestingLimit | IssueKind::SizeLimit | IssueKind::CommandLimit => &LIMIT_META,
+                IssueKind::NestingLimit | IssueKind::SizeLimit | IssueKind::CommandLimit => {
+                    &LIMIT_META
+                }
                 IssueKind::Internal => &INTERNAL_META,
             };
             let mut f = Finding::at(meta, issue.span, issue.message.clone());

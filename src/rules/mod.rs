@@ -175,6 +175,7 @@ pub static RULES: &[&dyn Rule] = &[
     &analysis::AnalysisLimit,
     &analysis::InternalError,
     &analysis::FallbackPattern,
+    &analysis::HiddenControls,
     &filesystem::recursive_delete_critical::RecursiveDeleteCritical,
     &filesystem::recursive_delete_maybe_root::RecursiveDeleteMaybeRoot,
     &processes::fork_bomb::ForkBomb,
@@ -208,7 +209,9 @@ pub fn find(id: &str) -> Option<&'static dyn Rule> {
 pub fn run(cx: &Cx) -> Vec<Finding> {
     let mut out = Vec::new();
     for cmd in &cx.script.commands {
-        let Some(name) = cmd.name.as_deref() else { continue };
+        let Some(name) = cmd.name.as_deref() else {
+            continue;
+        };
         if let Some(rules) = BY_PROGRAM.get(name) {
             for r in rules {
                 r.check_command(cx, cmd, &mut out);
@@ -239,7 +242,10 @@ pub fn fallback_findings(text: &str, span: Span) -> Vec<Finding> {
             let mut f = Finding::at(
                 &analysis::FALLBACK_META,
                 span,
-                format!("text shellgate could not analyse matches the fallback pattern `{}` ({})", h.pattern_id, h.key),
+                format!(
+                    "text shellgate could not analyse matches the fallback pattern `{}` ({})",
+                    h.pattern_id, h.key
+                ),
             )
             .with_severity(h.severity);
             f.hermes = vec![h.key];

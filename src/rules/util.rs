@@ -84,11 +84,12 @@ pub fn parse_words<'a>(words: &'a [Word], spec: &FlagSpec) -> Args<'a> {
                 None => (long, None),
             };
             let full = resolve_long(name, spec.longs);
-            if spec.long_values.contains(&full.as_str()) && inline.is_none() {
-                if let Some(v) = words.get(i) {
-                    a.values.push((format!("--{full}"), v));
-                    i += 1;
-                }
+            if spec.long_values.contains(&full.as_str())
+                && inline.is_none()
+                && let Some(v) = words.get(i)
+            {
+                a.values.push((format!("--{full}"), v));
+                i += 1;
             }
             a.longs.push(full);
             continue;
@@ -97,11 +98,11 @@ pub fn parse_words<'a>(words: &'a [Word], spec: &FlagSpec) -> Args<'a> {
         for (pos, c) in body.iter().enumerate() {
             a.shorts.push(*c);
             if spec.short_values.contains(*c) {
-                if pos + 1 == body.len() {
-                    if let Some(v) = words.get(i) {
-                        a.values.push((format!("-{c}"), v));
-                        i += 1;
-                    }
+                if pos + 1 == body.len()
+                    && let Some(v) = words.get(i)
+                {
+                    a.values.push((format!("-{c}"), v));
+                    i += 1;
                 }
                 break;
             }
@@ -138,7 +139,11 @@ pub fn route(cmd: &Command) -> String {
     if !cmd.wrappers.is_empty() {
         parts.push(format!(
             "via {}",
-            cmd.wrappers.iter().map(|w| w.name.as_str()).collect::<Vec<_>>().join(" → ")
+            cmd.wrappers
+                .iter()
+                .map(|w| w.name.as_str())
+                .collect::<Vec<_>>()
+                .join(" → ")
         ));
     }
     if !cmd.origin.is_top_level() {

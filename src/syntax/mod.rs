@@ -33,7 +33,11 @@ pub enum ParseProblem {
     /// An `ERROR` region: the grammar could not parse these bytes.
     Error { start: usize, end: usize },
     /// A token the parser assumed was there (e.g. a closing quote or `fi`).
-    Missing { start: usize, end: usize, kind: String },
+    Missing {
+        start: usize,
+        end: usize,
+        kind: String,
+    },
     /// The tree was deeper than [`MAX_TREE_DEPTH`]; the subtree at this span was cut.
     TooDeep { start: usize, end: usize },
     /// The tree had more than [`MAX_NODES`] nodes; the rest was cut.
@@ -129,7 +133,12 @@ impl Tree {
         }
         out.push_str(&format!(" [{}..{}]", n.start, n.end));
         if n.children.is_empty() {
-            let snippet: String = text.get(n.start..n.end).unwrap_or("").chars().take(60).collect();
+            let snippet: String = text
+                .get(n.start..n.end)
+                .unwrap_or("")
+                .chars()
+                .take(60)
+                .collect();
             out.push_str(&format!(" {snippet:?}"));
         }
         out.push('\n');
@@ -257,7 +266,10 @@ mod tests {
         }
         unhandled.sort_unstable();
         unhandled.dedup();
-        assert!(unhandled.is_empty(), "unhandled grammar kinds: {unhandled:?}");
+        assert!(
+            unhandled.is_empty(),
+            "unhandled grammar kinds: {unhandled:?}"
+        );
     }
 
     #[test]

@@ -61,70 +61,118 @@ impl Rule for BlockDeviceWrite {
                 if !r.op.writes() {
                     continue;
                 }
-                if let Some(t) = r.target.as_ref().and_then(lit) {
-                    if is_block_device(&t) {
-                        let mut f = Finding::on(&Self::META, cmd, format!("redirect writes into the block device {t}{}", route(cmd))).with_span(r.span);
-                        f.hermes = vec!["redirect to raw block device"];
-                        out.push(f);
-                    }
+                if let Some(t) = r.target.as_ref().and_then(lit)
+                    && is_block_device(&t)
+                {
+                    let mut f = Finding::on(
+                        &Self::META,
+                        cmd,
+                        format!("redirect writes into the block device {t}{}", route(cmd)),
+                    )
+                    .with_span(r.span);
+                    f.hermes = vec!["redirect to raw block device"];
+                    out.push(f);
                 }
             }
-            let Some(name) = cmd.name.as_deref() else { continue };
+            let Some(name) = cmd.name.as_deref() else {
+                continue;
+            };
             let devices = device_operands(cmd);
             let args = cmd.arg_texts();
-            let hit = |out: &mut Vec<Finding>, what: String, key: &'static str, w: Option<&Word>| {
-                let mut f = Finding::on(&Self::META, cmd, format!("{what}{}", route(cmd)));
-                if let Some(w) = w {
-                    f = f.with_span(w.span);
-                }
-                f.hermes = vec![key];
-                out.push(f);
-            };
+            let hit =
+                |out: &mut Vec<Finding>, what: String, key: &'static str, w: Option<&Word>| {
+                    let mut f = Finding::on(&Self::META, cmd, format!("{what}{}", route(cmd)));
+                    if let Some(w) = w {
+                        f = f.with_span(w.span);
+                    }
+                    f.hermes = vec![key];
+                    out.push(f);
+                };
             match name {
-                n if n.starts_with("mkfs") || n == "mke2fs" || n == "mkswap" || n == "newfs" || n.starts_with("newfs_") || n == "mkdosfs" || n == "mkntfs" => {
+                n if n.starts_with("mkfs")
+                    || n == "mke2fs"
+                    || n == "mkswap"
+                    || n == "newfs"
+                    || n.starts_with("newfs_")
+                    || n == "mkdosfs"
+                    || n == "mkntfs" =>
+                {
                     if let Some((d, w)) = devices.first() {
-                        hit(out, format!("{n} formats the block device {d}"), "format filesystem (mkfs)", Some(w));
+                        hit(
+                            out,
+                            format!("{n} formats the block device {d}"),
+                            "format filesystem (mkfs)",
+                            Some(w),
+                        );
                     }
                 }
-                "wipefs" | "shred" | "blkdiscard" | "cp" | "tee" | "pv" | "ddrescue" | "dcfldd" | "cat" => {
+                "wipefs" | "shred" | "blkdiscard" | "cp" | "tee" | "pv" | "ddrescue" | "dcfldd"
+                | "cat" => {
                     let target = match name {
                         // cp/ddrescue write the last operand; tee writes every operand.
-                        "cp" | "ddrescue" => args.iter().rev().find(|a| !a.starts_with('-')).filter(|a| is_block_device(a)).cloned(),
+                        "cp" | "ddrescue" => args
+                            .iter()
+                            .rev()
+                            .find(|a| !a.starts_with('-'))
+                            .filter(|a| is_block_device(a))
+                            .cloned(),
                         "cat" | "pv" => None,
                         _ => devices.first().map(|(d, _)| d.clone()),
                     };
                     if let Some(d) = target {
                         let w = devices.iter().find(|(x, _)| *x == d).map(|(_, w)| *w);
-                        hit(out, format!("{name} overwrites the block device {d}"), "redirect to raw block device", w);
+                        hit(
+                            out,
+                            format!("{name} overwrites the block device {d}"),
+                            "redirect to raw block device",
+                            w,
+                        );
                     }
                 }
                 "badblocks" => {
-                    if args.iter().any(|a| a.starts_with('-') && !a.starts_with("--") && a.contains('w')) {
-                        if let Some((d, w)) = devices.first() {
-                            hit(out, format!("badblocks -w overwrites the block device {d}"), "redirect to raw block device", Some(w));
-                        }
+                    if args
+                        .iter()
+                        .any(|a| a.starts_with('-') && !a.starts_with("--") && a.contains('w'))
+                        && let Some((d, w)) = devices.first()
+                    {
+                        hit(
+                            out,
+                            format!("badblocks -w overwrites the block device {d}"),
+                            "redirect to raw block device",
+                            Some(w),
+                        );
                     }
                 }
                 "dd" | "dc3dd" => {
                     for w in cmd.args() {
-                        if let Some(v) = lit(w) {
-                            if let Some(of) = v.strip_prefix("of=").or_else(|| v.strip_prefix("hof=")) {
-                                if is_block_device(of) {
-                                    hit(out, format!("dd writes to the block device {of}"), "dd to raw block device", Some(w));
-                                }
-                            }
+                        if let Some(v) = lit(w)
+                            && let Some(of) =
+                                v.strip_prefix("of=").or_else(|| v.strip_prefix("hof="))
+                            && is_block_device(of)
+                        {
+                            hit(
+                                out,
+                                format!("dd writes to the block device {of}"),
+                                "dd to raw block device",
+                                Some(w),
+                            );
                         }
                     }
                 }
                 n if n.starts_with("partclone") => {
                     let mut it = cmd.args().iter();
                     while let Some(w) = it.next() {
-                        if lit(w).is_some_and(|a| a == "-o" || a == "--output" || a == "-O" || a == "--overwrite") {
-                            if let Some(t) = it.next() {
-                                if lit(t).is_some_and(|d| is_block_device(&d)) {
-                                    hit(out, format!("{n} restores onto the block device {}", t.raw), "redirect to raw block device", Some(t));
-                                }
-                            }
+                        if lit(w).is_some_and(|a| {
+                            a == "-o" || a == "--output" || a == "-O" || a == "--overwrite"
+                        }) && let Some(t) = it.next()
+                            && lit(t).is_some_and(|d| is_block_device(&d))
+                        {
+                            hit(
+                                out,
+                                format!("{n} restores onto the block device {}", t.raw),
+                                "redirect to raw block device",
+                                Some(t),
+                            );
                         }
                     }
                 }

@@ -9,7 +9,18 @@ use crate::rules::util::{Args, FlagSpec, parse};
 /// GNU/BSD `rm` options.
 pub const RM_SPEC: FlagSpec = FlagSpec {
     short_values: "",
-    longs: &["force", "interactive", "one-file-system", "no-preserve-root", "preserve-root", "recursive", "dir", "verbose", "help", "version"],
+    longs: &[
+        "force",
+        "interactive",
+        "one-file-system",
+        "no-preserve-root",
+        "preserve-root",
+        "recursive",
+        "dir",
+        "verbose",
+        "help",
+        "version",
+    ],
     long_values: &[],
 };
 

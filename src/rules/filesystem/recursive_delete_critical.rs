@@ -3,7 +3,7 @@
 use crate::declare_rule;
 use crate::model::paths::PathClass;
 use crate::model::{Command, Word};
-use crate::rules::util::{classify, describe, parse, route, FlagSpec};
+use crate::rules::util::{FlagSpec, classify, describe, parse, route};
 use crate::rules::{Cx, Finding, Rule, RuleMeta};
 
 declare_rule! {
@@ -111,13 +111,27 @@ impl Rule for RecursiveDeleteCritical {
             let filtered = texts[first_expr..]
                 .iter()
                 .take_while(|t| *t != "-delete")
-                .any(|t| !matches!(t.as_str(), "-depth" | "-xdev" | "-mount" | "-ignore_readdir_race" | "-noleaf" | "-P" | "-L" | "-H"));
+                .any(|t| {
+                    !matches!(
+                        t.as_str(),
+                        "-depth"
+                            | "-xdev"
+                            | "-mount"
+                            | "-ignore_readdir_race"
+                            | "-noleaf"
+                            | "-P"
+                            | "-L"
+                            | "-H"
+                    )
+                });
             if filtered {
                 return;
             }
             let _ = parse(cmd, &FIND_SPEC);
             for w in &words[..first_expr] {
-                if w.lit().is_some_and(|t| matches!(t.as_str(), "-P" | "-L" | "-H")) {
+                if w.lit()
+                    .is_some_and(|t| matches!(t.as_str(), "-P" | "-L" | "-H"))
+                {
                     continue;
                 }
                 Self::judge(cx, cmd, w, "find -delete", out);

@@ -1,8 +1,8 @@
 //! SG1002: recursive delete of `"$VAR/"…` where the variable may be empty (then it is `/…`).
 
 use crate::declare_rule;
-use crate::model::paths::PathClass;
 use crate::model::Command;
+use crate::model::paths::PathClass;
 use crate::rules::util::{classify, route};
 use crate::rules::{Cx, Finding, Rule, RuleMeta};
 

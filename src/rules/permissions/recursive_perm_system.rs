@@ -1,14 +1,28 @@
 //! SG1401: recursive chmod/chown/chgrp of `/` or a top-level system directory.
 
 use crate::declare_rule;
-use crate::model::paths::PathClass;
 use crate::model::Command;
-use crate::rules::util::{classify, describe, parse, route, FlagSpec};
+use crate::model::paths::PathClass;
+use crate::rules::util::{FlagSpec, classify, describe, parse, route};
 use crate::rules::{Cx, Finding, Rule, RuleMeta};
 
 const SPEC: FlagSpec = FlagSpec {
     short_values: "",
-    longs: &["recursive", "reference", "changes", "silent", "quiet", "verbose", "no-preserve-root", "preserve-root", "dereference", "no-dereference", "from", "help", "version"],
+    longs: &[
+        "recursive",
+        "reference",
+        "changes",
+        "silent",
+        "quiet",
+        "verbose",
+        "no-preserve-root",
+        "preserve-root",
+        "dereference",
+        "no-dereference",
+        "from",
+        "help",
+        "version",
+    ],
     long_values: &["from"],
 };
 
@@ -58,7 +72,14 @@ impl Rule for RecursivePermissionSystem {
             let class = classify(cmd, t, cx.ctx.home.as_deref());
             if matches!(class, PathClass::Root | PathClass::SystemDir(_)) {
                 let prog = cmd.name.as_deref().unwrap_or("chmod");
-                out.push(Finding::on(&Self::META, cmd, format!("recursive {prog} of {}{}", describe(&class), route(cmd))).with_span(t.span));
+                out.push(
+                    Finding::on(
+                        &Self::META,
+                        cmd,
+                        format!("recursive {prog} of {}{}", describe(&class), route(cmd)),
+                    )
+                    .with_span(t.span),
+                );
             }
         }
     }

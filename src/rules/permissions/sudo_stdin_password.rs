@@ -59,7 +59,10 @@ impl Rule for SudoStdinPassword {
         }
         for cmd in &cx.script.commands {
             let as_program = cmd.is("sudo") && uses_stdin(&cmd.arg_texts());
-            let as_wrapper = cmd.wrappers.iter().any(|w| w.name == "sudo" && uses_stdin(&w.args));
+            let as_wrapper = cmd
+                .wrappers
+                .iter()
+                .any(|w| w.name == "sudo" && uses_stdin(&w.args));
             if as_program || as_wrapper {
                 push(self, cmd, out);
             }
@@ -68,5 +71,9 @@ impl Rule for SudoStdinPassword {
 }
 
 fn push(_r: &SudoStdinPassword, cmd: &Command, out: &mut Vec<Finding>) {
-    out.push(Finding::on(&SudoStdinPassword::META, cmd, "sudo -S reads a password from stdin: an agent feeding sudo passwords is not allowed"));
+    out.push(Finding::on(
+        &SudoStdinPassword::META,
+        cmd,
+        "sudo -S reads a password from stdin: an agent feeding sudo passwords is not allowed",
+    ));
 }

@@ -41,7 +41,11 @@ impl Rule for KillAllProcesses {
 
     fn check_command(&self, _cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
         if cmd.is("killall5") {
-            out.push(Finding::on(&Self::META, cmd, "killall5 signals every process on the system"));
+            out.push(Finding::on(
+                &Self::META,
+                cmd,
+                "killall5 signals every process on the system",
+            ));
             return;
         }
         let args: Vec<String> = cmd.arg_texts();
@@ -76,7 +80,11 @@ impl Rule for KillAllProcesses {
             i += 1;
         }
         if pids.iter().any(|p| p == "-1") {
-            out.push(Finding::on(&Self::META, cmd, "kill of pid -1 signals every process the user can reach"));
+            out.push(Finding::on(
+                &Self::META,
+                cmd,
+                "kill of pid -1 signals every process the user can reach",
+            ));
         }
     }
 }

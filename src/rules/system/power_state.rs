@@ -45,7 +45,10 @@ impl Rule for PowerState {
     fn check_command(&self, _cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
         let args = cmd.arg_texts();
         let name = cmd.name.as_deref().unwrap_or("");
-        if args.iter().any(|a| a == "--help" || a == "-h" && name != "shutdown" || a == "--version") {
+        if args
+            .iter()
+            .any(|a| a == "--help" || a == "-h" && name != "shutdown" || a == "--version")
+        {
             return;
         }
         let (what, key): (String, &'static str) = match name {
@@ -53,23 +56,45 @@ impl Rule for PowerState {
                 if args.iter().any(|a| a == "-c") {
                     return;
                 }
-                ("shutdown stops the machine".into(), "system shutdown/reboot")
+                (
+                    "shutdown stops the machine".into(),
+                    "system shutdown/reboot",
+                )
             }
-            "reboot" | "halt" | "poweroff" => (format!("{name} stops the machine"), "system shutdown/reboot"),
+            "reboot" | "halt" | "poweroff" => (
+                format!("{name} stops the machine"),
+                "system shutdown/reboot",
+            ),
             "init" | "telinit" => {
-                let Some(level) = args.iter().find(|a| !a.starts_with('-')) else { return };
+                let Some(level) = args.iter().find(|a| !a.starts_with('-')) else {
+                    return;
+                };
                 if !matches!(level.as_str(), "0" | "6") {
                     return;
                 }
                 (
-                    format!("{name} {level} {}", if level == "0" { "halts the machine" } else { "reboots the machine" }),
-                    if name == "init" { "init 0/6 (shutdown/reboot)" } else { "telinit 0/6 (shutdown/reboot)" },
+                    format!(
+                        "{name} {level} {}",
+                        if level == "0" {
+                            "halts the machine"
+                        } else {
+                            "reboots the machine"
+                        }
+                    ),
+                    if name == "init" {
+                        "init 0/6 (shutdown/reboot)"
+                    } else {
+                        "telinit 0/6 (shutdown/reboot)"
+                    },
                 )
             }
             "systemctl" | "loginctl" => {
                 let verb = args.iter().find(|a| !a.starts_with('-'));
                 match verb.map(String::as_str) {
-                    Some(v @ ("poweroff" | "reboot" | "halt" | "kexec" | "soft-reboot")) => (format!("{name} {v} stops the machine"), "systemctl poweroff/reboot"),
+                    Some(v @ ("poweroff" | "reboot" | "halt" | "kexec" | "soft-reboot")) => (
+                        format!("{name} {v} stops the machine"),
+                        "systemctl poweroff/reboot",
+                    ),
                     _ => return,
                 }
             }
