@@ -156,7 +156,8 @@ pub fn classify_abs(path: &str, home: Option<&str>, cwd: Option<&str>) -> PathCl
     }
     if top == "/tmp" || folded.starts_with("/var/tmp/") || folded.starts_with("/private/tmp/") {
         if comps.len() == 1 {
-            return PathClass::SystemDir(top);
+            // `/tmp` itself is shared state of every user, but not a system directory.
+            return PathClass::InsideSystem(folded);
         }
         return PathClass::Temp(folded);
     }

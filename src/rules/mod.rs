@@ -8,6 +8,7 @@ pub mod filesystem;
 pub mod interpreters;
 pub mod permissions;
 pub mod processes;
+pub mod sql;
 pub mod system;
 pub mod util;
 
@@ -184,6 +185,8 @@ pub static RULES: &[&dyn Rule] = &[
     &system::power_state::PowerState,
     &permissions::recursive_perm_system::RecursivePermissionSystem,
     &permissions::sudo_stdin_password::SudoStdinPassword,
+    &sql::destructive_sql::DestructiveSql,
+    &interpreters::inline_code_capability::InlineCodeCapability,
 ];
 
 /// Rules by the program names they apply to.

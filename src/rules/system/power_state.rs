@@ -33,7 +33,7 @@ declare_rule! {
     hermes: ["system shutdown/reboot", "init 0/6 (shutdown/reboot)", "systemctl poweroff/reboot", "telinit 0/6 (shutdown/reboot)"],
     programs: ["shutdown", "reboot", "halt", "poweroff", "init", "telinit", "systemctl", "loginctl"],
     summary: "Shuts down, reboots or halts the machine",
-    pass: ["adb reboot", "bazel shutdown", "docker restart web", "shutdown -c", "systemctl status nginx", "echo reboot", "init --version", "reboot --help"],
+    pass: ["adb reboot", "bazel shutdown", "docker restart web", "shutdown -c", "systemctl status nginx", "echo reboot", "init --version", "reboot --help", "reboot --wtmp-only", "systemctl soft-reboot --when cancel"],
     fail: ["shutdown -h now", "sudo reboot", "halt", "poweroff", "init 0", "telinit 6", "systemctl reboot", "systemctl --no-wall poweroff", "sh -c 'sleep 1; reboot'"],
 }
 
@@ -45,9 +45,19 @@ impl Rule for PowerState {
     fn check_command(&self, _cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
         let args = cmd.arg_texts();
         let name = cmd.name.as_deref().unwrap_or("");
-        if args
-            .iter()
-            .any(|a| a == "--help" || a == "-h" && name != "shutdown" || a == "--version")
+        // Help, version, record-only (`--wtmp-only`) and cancelling forms change nothing.
+        let inert = |a: &String| {
+            a == "--help"
+                || (a == "-h" && name != "shutdown")
+                || a == "--version"
+                || a == "--wtmp-only"
+                || (a == "-w" && name != "shutdown")
+                || a == "--when=cancel"
+        };
+        if args.iter().any(inert)
+            || args
+                .windows(2)
+                .any(|w| w[0] == "--when" && w[1] == "cancel")
         {
             return;
         }
