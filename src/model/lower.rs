@@ -623,7 +623,7 @@ impl Lowerer<'_> {
         let mut redirs: Vec<Redirect> = Vec::new();
         let mut pipe_cont: Option<NodeId> = None;
         let mut right: Option<NodeId> = None;
-        let mut pre = Block::default();
+        let mut pre = Block::empty_output();
         for &c in &node.children {
             let cn = src.tree.node(c);
             if cn.field == Some("body") || !cn.named {
@@ -1109,7 +1109,7 @@ impl Lowerer<'_> {
                 last_end = Some(cn.end);
             }
         }
-        let mut pre = Block::default();
+        let mut pre = Block::empty_output();
         let mut assigns = Vec::new();
         for a in assign_nodes {
             if let Some(asg) = self.lower_assignment(src, a, env, origin) {
@@ -1226,7 +1226,17 @@ impl Lowerer<'_> {
                 span: v.span,
             });
         }
-        let name = peeled.argv.first().and_then(program_name);
+        let mut peeled = peeled;
+        let name = peeled
+            .argv
+            .first()
+            .and_then(|w| program_name(w).or_else(|| wrappers::glob_program(w)));
+        // `xargs` with input known statically: its arguments are known too.
+        if matches!(peeled.via, Some((OriginKind::Xargs, _))) {
+            if let Some(input) = heredoc_stdin(&redirects).or_else(|| stdin.clone()) {
+                peeled.argv = fill_xargs(&peeled.argv, &input);
+            }
+        }
         let cwd = match &peeled.chdir {
             Some(d) => d
                 .lit()
@@ -1295,6 +1305,34 @@ impl Lowerer<'_> {
                 nested_output = b.output.clone();
                 block.commands.extend(b.commands);
             }
+            if n == "tee" {
+                if let Some(text) = &stdin_text {
+                    for a in argv
+                        .iter()
+                        .skip(1)
+                        .filter_map(|w| w.lit())
+                        .filter(|a| !a.starts_with('-'))
+                    {
+                        if let Some(p) = super::paths::resolve(&a, env.cwd.as_deref()) {
+                            self.files.insert(p, text.clone());
+                        }
+                    }
+                }
+            }
+        } else if peeled.argv.len() > 1
+            && peeled.argv.iter().skip(1).any(|w| {
+                w.lit()
+                    .is_some_and(|a| a.starts_with('-') && !a.starts_with("--") && a.contains('c'))
+            })
+        {
+            // An unknown program given `-c CODE` is most likely a shell (`$SHELL -c ..`):
+            // analyse the code as shell code rather than not at all.
+            let args = peeled.argv[1..].to_vec();
+            if let Some(b) =
+                self.lower_shell("an unknown program", &args, &mut child, &origin, None, span)
+            {
+                block.commands.extend(b.commands);
+            }
         }
         let cmd = self.script.commands.get(id).cloned();
         block.output = match cmd {
@@ -1351,7 +1389,64 @@ impl Lowerer<'_> {
             .map(|c| c.span)
             .unwrap_or_default();
         let args = argv.get(1..).unwrap_or(&[]);
+        // Functions take precedence over builtins and programs, as in bash.
+        if let Some(f) = env.functions.get(name).cloned() {
+            return self.call_function(f, name, args, env, origin, stdin, recursive, span);
+        }
         match name {
+            "printf" if args.first().and_then(|w| w.lit()).as_deref() == Some("-v") => {
+                // `printf -v VAR FMT ARGS` assigns instead of printing.
+                let var = args.get(1).and_then(|w| w.lit())?;
+                let mut c = self.script.commands.get(id)?.clone();
+                c.argv = std::iter::once(argv[0].clone())
+                    .chain(args.iter().skip(2).cloned())
+                    .collect();
+                let value = super::payload::output_of(&c, None);
+                env.set(
+                    &var,
+                    match value {
+                        Some(v) => VarValue::Known(v),
+                        None => VarValue::Unknown(format!(
+                            "${var} is set by `printf -v` to a run-time value"
+                        )),
+                    },
+                );
+                Some(Block::empty_output())
+            }
+            "read" => {
+                // `read A B <<< "x y"`: with known input the variables are known.
+                let names: Vec<String> = args
+                    .iter()
+                    .filter_map(|w| w.lit())
+                    .filter(|a| !a.starts_with('-'))
+                    .collect();
+                let first = stdin
+                    .as_deref()
+                    .map(|s| s.lines().next().unwrap_or("").to_string());
+                let fields: Vec<String> = first
+                    .as_deref()
+                    .map(|l| l.split_whitespace().map(str::to_string).collect())
+                    .unwrap_or_default();
+                for (i, n) in names.iter().enumerate() {
+                    let v = match &first {
+                        Some(_) if i + 1 == names.len() => {
+                            Some(fields.get(i..).map(|r| r.join(" ")).unwrap_or_default())
+                        }
+                        Some(_) => Some(fields.get(i).cloned().unwrap_or_default()),
+                        None => None,
+                    };
+                    env.set(
+                        n,
+                        match v {
+                            Some(v) => VarValue::Known(v),
+                            None => {
+                                VarValue::Unknown(format!("${n} is read from input at run time"))
+                            }
+                        },
+                    );
+                }
+                Some(Block::empty_output())
+            }
             "cd" | "pushd" => {
                 let target = args
                     .iter()
@@ -1383,6 +1478,18 @@ impl Lowerer<'_> {
                 Some(self.lower_code(&code, OriginKind::Eval, "eval", env, origin, None, stdin))
             }
             "source" | "." => {
+                if let Some(out) = process_subst_output(args.first()?) {
+                    let w = Word::literal(&out, span);
+                    return Some(self.lower_code(
+                        &w,
+                        OriginKind::ProcessSubstitution,
+                        "source <(..) with known output",
+                        env,
+                        origin,
+                        Some(span),
+                        None,
+                    ));
+                }
                 let file = args.first()?.lit()?;
                 let path = super::paths::resolve(&file, env.cwd.as_deref())?;
                 let content = self.files.get(&path)?.clone();
@@ -1421,33 +1528,66 @@ impl Lowerer<'_> {
                 Some(out)
             }
             _ => {
-                if let Some(f) = env.functions.get(name).cloned() {
-                    if recursive || self.fn_stack.len() >= self.limits.max_fn_depth {
-                        return None;
+                // Running a file written earlier in the script (`./x.sh`).
+                if let Some(path) = argv
+                    .first()
+                    .and_then(|w| w.lit())
+                    .filter(|p| p.contains('/'))
+                {
+                    if let Some(content) = super::paths::resolve(&path, env.cwd.as_deref())
+                        .and_then(|p| self.files.get(&p).cloned())
+                    {
+                        let w = Word::literal(&content, span);
+                        return Some(self.lower_code(
+                            &w,
+                            OriginKind::WrittenScript,
+                            &format!("{path} (written earlier)"),
+                            child,
+                            origin,
+                            Some(span),
+                            None,
+                        ));
                     }
-                    if let Some(c) = self.called.get_mut(f.index) {
-                        *c = true;
-                    }
-                    if let Some(d) = self.script.functions.get_mut(f.index) {
-                        d.called = true;
-                    }
-                    let saved = (env.positional.clone(), env.arg0.clone());
-                    env.positional = Some(args.iter().map(word_var).collect());
-                    self.fn_stack.push(name.to_string());
-                    let step = OriginStep {
-                        kind: OriginKind::Function,
-                        span,
-                        detail: format!("function {name}"),
-                    };
-                    let b = self.lower_stmt(&f.src, f.node, env, &origin.push(step), stdin, &[]);
-                    self.fn_stack.pop();
-                    env.positional = saved.0;
-                    env.arg0 = saved.1;
-                    return Some(b);
                 }
                 super::inline::lower_inline(self, id, name, argv, child, origin)
             }
         }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn call_function(
+        &mut self,
+        f: Rc<FnBody>,
+        name: &str,
+        args: &[Word],
+        env: &mut Env,
+        origin: &Origin,
+        stdin: Option<String>,
+        recursive: bool,
+        span: Span,
+    ) -> Option<Block> {
+        if recursive || self.fn_stack.len() >= self.limits.max_fn_depth {
+            return None;
+        }
+        if let Some(c) = self.called.get_mut(f.index) {
+            *c = true;
+        }
+        if let Some(d) = self.script.functions.get_mut(f.index) {
+            d.called = true;
+        }
+        let saved = (env.positional.clone(), env.arg0.clone());
+        env.positional = Some(args.iter().map(word_var).collect());
+        self.fn_stack.push(name.to_string());
+        let step = OriginStep {
+            kind: OriginKind::Function,
+            span,
+            detail: format!("function {name}"),
+        };
+        let b = self.lower_stmt(&f.src, f.node, env, &origin.push(step), stdin, &[]);
+        self.fn_stack.pop();
+        env.positional = saved.0;
+        env.arg0 = saved.1;
+        Some(b)
     }
 
     /// `bash -c CODE`, `sh -s`, `bash script` and `bash` reading code from stdin.
@@ -1515,6 +1655,18 @@ impl Lowerer<'_> {
         if !reads_stdin {
             if let Some(script) = rest.first() {
                 child.positional = Some(rest.iter().skip(1).map(word_var).collect());
+                if let Some(out) = process_subst_output(script) {
+                    let w = Word::literal(&out, span);
+                    return Some(self.lower_code(
+                        &w,
+                        OriginKind::ProcessSubstitution,
+                        &format!("{name} <(..) with known output"),
+                        child,
+                        origin,
+                        Some(span),
+                        None,
+                    ));
+                }
                 let file = script.lit()?;
                 let path = super::paths::resolve(&file, child.cwd.as_deref())?;
                 let content = self.files.get(&path)?.clone();
@@ -1745,6 +1897,47 @@ fn join_words(words: &[Word]) -> Word {
         .collect::<Vec<_>>()
         .join(" ");
     w
+}
+
+/// The known output of a `<(..)` word, when the word is exactly one process substitution.
+fn process_subst_output(w: &Word) -> Option<String> {
+    match w.substitutions.as_slice() {
+        [s] if s.kind == super::SubstKind::ProcessIn && w.pieces.len() == 1 => s.output.clone(),
+        _ => None,
+    }
+}
+
+/// Replace xargs' run-time argument placeholders by the input it will read.
+fn fill_xargs(argv: &[Word], input: &str) -> Vec<Word> {
+    let tokens: Vec<String> = input.split_whitespace().map(str::to_string).collect();
+    let first_line = input.lines().next().unwrap_or("").to_string();
+    let mut out = Vec::new();
+    for w in argv {
+        let placeholder = |p: &super::Piece| matches!(p, super::Piece::Unknown { reason, .. } if reason == "arguments xargs reads from its input");
+        if w.pieces.len() == 1 && placeholder(&w.pieces[0]) {
+            out.extend(tokens.iter().map(|t| Word::literal(t, w.span)));
+        } else if w.pieces.iter().any(placeholder) {
+            let mut x = w.clone();
+            x.pieces = w
+                .pieces
+                .iter()
+                .map(|p| {
+                    if placeholder(p) {
+                        super::Piece::Lit {
+                            text: first_line.clone(),
+                            quoted: true,
+                        }
+                    } else {
+                        p.clone()
+                    }
+                })
+                .collect();
+            out.push(x);
+        } else {
+            out.push(w.clone());
+        }
+    }
+    out
 }
 
 fn heredoc_stdin(redirs: &[Redirect]) -> Option<String> {

@@ -84,6 +84,8 @@ pub struct Substitution {
     pub producers: Vec<CmdId>,
     /// Every command lowered inside the substitution.
     pub commands: Vec<CmdId>,
+    /// What the substitution's commands print, when statically known.
+    pub output: Option<String>,
     pub span: Span,
 }
 

@@ -42,6 +42,21 @@ pub fn output_of(cmd: &Command, stdin: Option<&str>) -> Option<String> {
             stdin.map(str::to_string)
         }
         "true" | ":" => Some(String::new()),
+        "pwd" if args.iter().all(|a| a.starts_with('-')) => {
+            cmd.cwd.as_ref().map(|c| format!("{c}\n"))
+        }
+        "basename" if args.len() == 1 => {
+            let t = args[0].trim_end_matches('/');
+            Some(format!("{}\n", t.rsplit('/').next().unwrap_or(t)))
+        }
+        "dirname" if args.len() == 1 => {
+            let t = args[0].trim_end_matches('/');
+            Some(match t.rsplit_once('/') {
+                Some(("", _)) => "/\n".to_string(),
+                Some((d, _)) => format!("{d}\n"),
+                None => ".\n".to_string(),
+            })
+        }
         "base64" | "base32" | "basenc" => {
             let decode = args.iter().any(|a| {
                 a == "-d"

@@ -48,13 +48,21 @@ fn push_str(atoms: &mut Vec<Atom>, s: &str, quoted: bool, expanded: bool) {
 }
 
 /// Push an expansion's value, splitting on whitespace when unquoted.
-fn push_expanded(atoms: &mut Vec<Atom>, s: &str, quoted: bool) {
+fn push_expanded(atoms: &mut Vec<Atom>, s: &str, quoted: bool, ifs: Option<&str>) {
     if quoted {
         push_str(atoms, s, true, true);
         return;
     }
+    let Some(ifs) = ifs else {
+        // IFS was set to something only known at run time: the fields are unknown.
+        atoms.push(Atom::Unk {
+            reason: "word splitting with an IFS known only at run time".into(),
+            may_be_empty: true,
+        });
+        return;
+    };
     for c in s.chars() {
-        if matches!(c, ' ' | '\t' | '\n') {
+        if ifs.contains(c) {
             if !matches!(atoms.last(), Some(Atom::Split)) {
                 atoms.push(Atom::Split);
             }
@@ -65,6 +73,15 @@ fn push_expanded(atoms: &mut Vec<Atom>, s: &str, quoted: bool) {
                 expanded: true,
             });
         }
+    }
+}
+
+/// The field separators for word splitting: `None` when IFS is only known at run time.
+fn ifs_of(env: &Env) -> Option<String> {
+    match env.get("IFS") {
+        None => Some(" \t\n".to_string()),
+        Some(VarValue::Known(v)) => Some(v.clone()),
+        Some(VarValue::Unknown(_)) => None,
     }
 }
 
@@ -783,12 +800,14 @@ impl Lowerer<'_> {
             k::SIMPLE_EXPANSION => {
                 let name = text.trim_start_matches('$').to_string();
                 let v = self.lookup(env, &name);
-                self.push_value(v, &name, in_dq, atoms, notes);
+                let ifs = ifs_of(env);
+                self.push_value(v, &name, in_dq, atoms, notes, ifs);
             }
             k::EXPANSION => {
                 let v = self.expand_braced(src, id, env, origin, notes, subs, depth);
                 let label = text.to_string();
-                self.push_value(v, &label, in_dq, atoms, notes);
+                let ifs = ifs_of(env);
+                self.push_value(v, &label, in_dq, atoms, notes, ifs);
             }
             k::COMMAND_SUBSTITUTION => {
                 let inner_nodes: Vec<NodeId> = node
@@ -814,15 +833,17 @@ impl Lowerer<'_> {
                     kind: SubstKind::Command,
                     producers: block.tails.clone(),
                     commands: block.commands.clone(),
+                    output: block.output.clone(),
                     span: src.span(node.start, node.end, self.norm),
                 });
+                let ifs = ifs_of(env);
                 match block.output {
                     Some(out) => {
                         let trimmed = out.trim_end_matches('\n').to_string();
                         notes.push(WordNote::SubstitutionOutput {
                             value: trimmed.clone(),
                         });
-                        push_expanded(atoms, &trimmed, in_dq);
+                        push_expanded(atoms, &trimmed, in_dq, ifs.as_deref());
                     }
                     None => atoms.push(Atom::Unk {
                         reason: format!("the output of `{}`", short(text)),
@@ -867,6 +888,7 @@ impl Lowerer<'_> {
                         block.tails.clone()
                     },
                     commands: block.commands.clone(),
+                    output: block.output.clone(),
                     span: src.span(node.start, node.end, self.norm),
                 });
                 atoms.push(Atom::Unk {
@@ -952,6 +974,7 @@ impl Lowerer<'_> {
         in_dq: bool,
         atoms: &mut Vec<Atom>,
         notes: &mut Vec<WordNote>,
+        ifs: Option<String>,
     ) {
         match v {
             Expanded::Known(s) => {
@@ -959,7 +982,7 @@ impl Lowerer<'_> {
                     var: name.to_string(),
                     value: s.clone(),
                 });
-                push_expanded(atoms, &s, in_dq);
+                push_expanded(atoms, &s, in_dq, ifs.as_deref());
             }
             Expanded::Fields(fs) => {
                 notes.push(WordNote::Expanded {
@@ -970,7 +993,7 @@ impl Lowerer<'_> {
                     if i > 0 {
                         atoms.push(Atom::Split);
                     }
-                    push_expanded(atoms, f, in_dq);
+                    push_expanded(atoms, f, in_dq, ifs.as_deref());
                 }
             }
             Expanded::Unknown {

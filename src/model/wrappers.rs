@@ -44,6 +44,87 @@ pub fn program_name(word: &Word) -> Option<String> {
     Some(base.to_string())
 }
 
+/// Programs a glob in a command name is resolved against (`/???/r? -rf /` runs `/bin/rm`):
+/// the ones rules care about, most dangerous first.
+const GLOB_CANDIDATES: &[&str] = &[
+    "rm",
+    "dd",
+    "shred",
+    "mkfs",
+    "wipefs",
+    "chmod",
+    "chown",
+    "kill",
+    "pkill",
+    "killall",
+    "shutdown",
+    "reboot",
+    "halt",
+    "poweroff",
+    "init",
+    "sh",
+    "bash",
+    "dash",
+    "zsh",
+    "ksh",
+    "python3",
+    "python",
+    "perl",
+    "ruby",
+    "node",
+    "php",
+    "curl",
+    "wget",
+    "nc",
+    "git",
+    "docker",
+    "sudo",
+    "su",
+    "env",
+    "xargs",
+    "find",
+    "tee",
+    "cp",
+    "mv",
+    "truncate",
+    "crontab",
+    "systemctl",
+    "iptables",
+];
+
+/// The program a glob-named command would run, if it can match one rules care about.
+pub fn glob_program(word: &Word) -> Option<String> {
+    if !word.has_glob() {
+        return None;
+    }
+    let v = word.lit()?;
+    let base = v.rsplit('/').next().unwrap_or(&v);
+    GLOB_CANDIDATES
+        .iter()
+        .find(|c| super::word::glob_match(base, c) || glob_class_match(base, c))
+        .map(|c| c.to_string())
+}
+
+/// `glob_match` plus `[..]` character classes, which it does not handle.
+fn glob_class_match(pat: &str, s: &str) -> bool {
+    let mut simple = String::new();
+    let mut chars = pat.chars();
+    while let Some(c) = chars.next() {
+        if c == '[' {
+            // Any class matches any one character: an over-approximation, fine for a guard.
+            for d in chars.by_ref() {
+                if d == ']' {
+                    break;
+                }
+            }
+            simple.push('?');
+        } else {
+            simple.push(c);
+        }
+    }
+    super::word::glob_match(&simple, s)
+}
+
 fn lit(w: &Word) -> String {
     w.text_with("\u{fffd}")
 }
