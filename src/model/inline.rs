@@ -25,14 +25,14 @@ fn inline_code(
     let mut pieces = Vec::new();
     let mut i = 0;
     let mut script_operand = false;
-    if name == "deno" || name == "bun" {
-        if args.first().and_then(|w| w.lit()).as_deref() == Some("eval") {
-            return Some(
-                args.get(1)
-                    .and_then(|w| w.lit())
-                    .ok_or_else(|| "code known only at run time".to_string()),
-            );
-        }
+    if (name == "deno" || name == "bun")
+        && args.first().and_then(|w| w.lit()).as_deref() == Some("eval")
+    {
+        return Some(
+            args.get(1)
+                .and_then(|w| w.lit())
+                .ok_or_else(|| "code known only at run time".to_string()),
+        );
     }
     while i < args.len() {
         let Some(a) = args[i].lit() else {

@@ -1232,10 +1232,10 @@ impl Lowerer<'_> {
             .first()
             .and_then(|w| program_name(w).or_else(|| wrappers::glob_program(w)));
         // `xargs` with input known statically: its arguments are known too.
-        if matches!(peeled.via, Some((OriginKind::Xargs, _))) {
-            if let Some(input) = heredoc_stdin(&redirects).or_else(|| stdin.clone()) {
-                peeled.argv = fill_xargs(&peeled.argv, &input);
-            }
+        if matches!(peeled.via, Some((OriginKind::Xargs, _)))
+            && let Some(input) = heredoc_stdin(&redirects).or_else(|| stdin.clone())
+        {
+            peeled.argv = fill_xargs(&peeled.argv, &input);
         }
         let cwd = match &peeled.chdir {
             Some(d) => d
@@ -1305,17 +1305,17 @@ impl Lowerer<'_> {
                 nested_output = b.output.clone();
                 block.commands.extend(b.commands);
             }
-            if n == "tee" {
-                if let Some(text) = &stdin_text {
-                    for a in argv
-                        .iter()
-                        .skip(1)
-                        .filter_map(|w| w.lit())
-                        .filter(|a| !a.starts_with('-'))
-                    {
-                        if let Some(p) = super::paths::resolve(&a, env.cwd.as_deref()) {
-                            self.files.insert(p, text.clone());
-                        }
+            if n == "tee"
+                && let Some(text) = &stdin_text
+            {
+                for a in argv
+                    .iter()
+                    .skip(1)
+                    .filter_map(|w| w.lit())
+                    .filter(|a| !a.starts_with('-'))
+                {
+                    if let Some(p) = super::paths::resolve(&a, env.cwd.as_deref()) {
+                        self.files.insert(p, text.clone());
                     }
                 }
             }
@@ -1533,21 +1533,19 @@ impl Lowerer<'_> {
                     .first()
                     .and_then(|w| w.lit())
                     .filter(|p| p.contains('/'))
-                {
-                    if let Some(content) = super::paths::resolve(&path, env.cwd.as_deref())
+                    && let Some(content) = super::paths::resolve(&path, env.cwd.as_deref())
                         .and_then(|p| self.files.get(&p).cloned())
-                    {
-                        let w = Word::literal(&content, span);
-                        return Some(self.lower_code(
-                            &w,
-                            OriginKind::WrittenScript,
-                            &format!("{path} (written earlier)"),
-                            child,
-                            origin,
-                            Some(span),
-                            None,
-                        ));
-                    }
+                {
+                    let w = Word::literal(&content, span);
+                    return Some(self.lower_code(
+                        &w,
+                        OriginKind::WrittenScript,
+                        &format!("{path} (written earlier)"),
+                        child,
+                        origin,
+                        Some(span),
+                        None,
+                    ));
                 }
                 super::inline::lower_inline(self, id, name, argv, child, origin)
             }

@@ -64,12 +64,12 @@ fn sql_texts(cmd: &Command) -> Vec<String> {
     };
     while i < args.len() {
         let a = lit(&args[i]).unwrap_or_default();
-        if let Some((flag, v)) = a.split_once('=') {
-            if value_flags.contains(&flag) {
-                out.push(v.to_string());
-                i += 1;
-                continue;
-            }
+        if let Some((flag, v)) = a.split_once('=')
+            && value_flags.contains(&flag)
+        {
+            out.push(v.to_string());
+            i += 1;
+            continue;
         }
         if value_flags.contains(&a.as_str()) {
             if let Some(v) = args.get(i + 1).and_then(lit) {
@@ -96,10 +96,10 @@ fn sql_texts(cmd: &Command) -> Vec<String> {
     if matches!(name, "sqlite3" | "sqlite" | "duckdb") && operands.len() > 1 {
         out.extend(operands[1..].iter().cloned());
     }
-    if out.is_empty() || reads_stdin_file {
-        if let Some(s) = &cmd.stdin_text {
-            out.push(s.clone());
-        }
+    if (out.is_empty() || reads_stdin_file)
+        && let Some(s) = &cmd.stdin_text
+    {
+        out.push(s.clone());
     }
     out
 }
