@@ -497,21 +497,25 @@ impl Flow {
                 for e in self.graph.edges(n) {
                     let t = e.target();
                     let edge = *e.weight();
-                    if let FlowNode::Sink { cmd, .. } = self.graph[t] {
-                        let delivers =
-                            script
-                                .command(cmd)
-                                .and_then(sink_inputs)
-                                .is_some_and(|s| match edge {
-                                    FlowEdge::Pipe | FlowEdge::RedirectRead | FlowEdge::Heredoc => {
-                                        s.stdin
-                                    }
-                                    FlowEdge::CommandSubst => s.args || s.file,
-                                    FlowEdge::ProcessSubst | FlowEdge::WrittenThenExecuted => {
-                                        s.file || s.args
-                                    }
-                                    _ => false,
-                                });
+                    // A file written earlier and then run by path is executed whatever
+                    // program it is; otherwise the sink must take code on that input.
+                    let delivers = match self.graph[t] {
+                        FlowNode::Sink { cmd, .. } => script
+                            .command(cmd)
+                            .and_then(sink_inputs)
+                            .is_some_and(|s| match edge {
+                                FlowEdge::Pipe | FlowEdge::RedirectRead | FlowEdge::Heredoc => {
+                                    s.stdin
+                                }
+                                FlowEdge::CommandSubst => s.args || s.file,
+                                FlowEdge::ProcessSubst | FlowEdge::WrittenThenExecuted => {
+                                    s.file || s.args
+                                }
+                                _ => false,
+                            }),
+                        _ => edge == FlowEdge::WrittenThenExecuted,
+                    };
+                    {
                         if delivers && t != start {
                             let mut path = vec![(t, Some(edge))];
                             let mut cur = n;
