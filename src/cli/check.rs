@@ -62,16 +62,7 @@ fn result(a: &Analysis) -> JsonResult<'_> {
 }
 
 fn context(args: &CheckArgs) -> Context {
-    let mut c = Context::from_process();
-    if let Some(cwd) = &args.cwd {
-        c.cwd = Some(cwd.clone());
-        c.env.insert("PWD".into(), cwd.clone());
-    }
-    if let Some(h) = &args.home {
-        c.home = Some(h.clone());
-        c.env.insert("HOME".into(), h.clone());
-    }
-    c
+    super::context_from(args.cwd.as_deref(), args.home.as_deref())
 }
 
 pub fn run(args: CheckArgs) -> i32 {
@@ -90,7 +81,10 @@ pub fn run(args: CheckArgs) -> i32 {
             // Unreadable input is never allowed: the exit code is a usage error, and the
             // decision printed (if JSON was asked for) is deny.
             if args.json {
-                println!("{{\"decision\":\"deny\",\"error\":{}}}", serde_json::to_string(&e).unwrap_or_default());
+                println!(
+                    "{{\"decision\":\"deny\",\"error\":{}}}",
+                    serde_json::to_string(&e).unwrap_or_default()
+                );
             }
             return EXIT_USAGE;
         }
@@ -114,7 +108,11 @@ pub fn run(args: CheckArgs) -> i32 {
                 crate::Severity::Block => "block",
                 crate::Severity::Approve => "approve",
             };
-            let _ = writeln!(out, "  {} {} [{sev}] {} ({}..{})", f.rule, f.name, f.message, f.span.start, f.span.end);
+            let _ = writeln!(
+                out,
+                "  {} {} [{sev}] {} ({}..{})",
+                f.rule, f.name, f.message, f.span.start, f.span.end
+            );
         }
     }
     decision_exit(a.decision)
@@ -164,7 +162,11 @@ fn run_jsonl(path: &str, ctx: &Context) -> i32 {
             Ok(l) => l.trim_end_matches(['\n', '\r']),
             Err(_) => {
                 bad += 1;
-                let _ = writeln!(out, "{}", error_line(None, &format!("line {lineno} is not valid UTF-8")));
+                let _ = writeln!(
+                    out,
+                    "{}",
+                    error_line(None, &format!("line {lineno} is not valid UTF-8"))
+                );
                 continue;
             }
         };
@@ -175,13 +177,21 @@ fn run_jsonl(path: &str, ctx: &Context) -> i32 {
             Ok(v) => v,
             Err(e) => {
                 bad += 1;
-                let _ = writeln!(out, "{}", error_line(None, &format!("line {lineno} is not JSON: {e}")));
+                let _ = writeln!(
+                    out,
+                    "{}",
+                    error_line(None, &format!("line {lineno} is not JSON: {e}"))
+                );
                 continue;
             }
         };
         let Some(cmd) = v.get("cmd").and_then(|c| c.as_str()) else {
             bad += 1;
-            let _ = writeln!(out, "{}", error_line(None, &format!("line {lineno} has no string field \"cmd\"")));
+            let _ = writeln!(
+                out,
+                "{}",
+                error_line(None, &format!("line {lineno} has no string field \"cmd\""))
+            );
             continue;
         };
         let a = analyze(cmd, ctx);
@@ -191,7 +201,11 @@ fn run_jsonl(path: &str, ctx: &Context) -> i32 {
             }
             Err(e) => {
                 bad += 1;
-                let _ = writeln!(out, "{}", error_line(Some(cmd), &format!("could not encode the result: {e}")));
+                let _ = writeln!(
+                    out,
+                    "{}",
+                    error_line(Some(cmd), &format!("could not encode the result: {e}"))
+                );
             }
         }
     }

@@ -1,9 +1,14 @@
 //! The clap front end: the only place that prints or decides exit codes.
 //!
-//! Exit codes: 0 allow, 1 ask, 2 deny (for `check` and `explain`); 64 usage error;
-//! 70 internal error. No error ever exits 0.
+//! Exit codes: 0 allow, 1 ask, 2 deny (for `check` and `explain`); for `rules` 0 success
+//! and for `corpus` 0 all passed, 1 some failed; 64 usage error; 70 internal error.
+//! No error ever exits 0. Human-readable rendering lives in [`render`].
 
 mod check;
+mod corpus;
+mod explain;
+mod render;
+mod rules;
 
 use clap::{Parser, Subcommand};
 
@@ -14,14 +19,28 @@ pub const EXIT_USAGE: i32 = 64;
 pub const EXIT_INTERNAL: i32 = 70;
 
 const EXIT_CODES: &str = "Exit codes:
-  0   allow (check/explain), or success
-  1   ask: a person must approve the command
-  2   deny: the command must not run
-  64  usage error (bad arguments, unreadable or invalid input)
-  70  internal error";
+  0   allow (check, explain); success (rules); every case passed (corpus)
+  1   ask: a person must approve the command (check, explain);
+      some cases failed (corpus)
+  2   deny: the command must not run (check, explain)
+  64  usage error: bad arguments, an unknown rule, unreadable or invalid input
+      (a command on stdin that is not UTF-8, a corpus file that does not parse)
+  70  internal error: a bug in shellgate; please report it
+
+Errors are printed to stderr as `shellgate: WHAT WENT WRONG; WHAT TO DO`.
+Input that cannot be read is never allowed: it exits 64, and `check --json`
+prints decision deny.
+
+Examples:
+  shellgate check 'rm -rf /'              decide (exit 2)
+  shellgate explain 'rm -rf \"$X\"'         show why, with spans and evidence
+  shellgate explain --graph 'curl x | sh' | dot -Tsvg > flow.svg
+  shellgate rules                         list every rule
+  shellgate rules SG1001                  one rule's docs and examples
+  shellgate corpus corpus/                run the labelled corpus";
 
 #[derive(Parser, Debug)]
-#[command(name = "shellgate", version, about = "A guard for AI agents' shell commands: allow, ask or deny, and why.", after_help = EXIT_CODES)]
+#[command(name = "shellgate", version, args_override_self = true, about = "A guard for AI agents' shell commands: allow, ask or deny, and why.", after_help = EXIT_CODES)]
 struct Cli {
     #[command(subcommand)]
     command: Cmd,
@@ -31,6 +50,13 @@ struct Cli {
 enum Cmd {
     /// Decide one command (or a JSONL batch) and print the decision and findings.
     Check(check::CheckArgs),
+    /// Show exactly why: the decision, each finding with its span underlined, and the
+    /// evidence chain (decoded words, expansions, wrappers, nested code, dataflow).
+    Explain(explain::ExplainArgs),
+    /// List the rule catalog, or show one rule's docs and pass/fail examples.
+    Rules(rules::RulesArgs),
+    /// Run labelled corpus files and diff every mismatch; ends with `N passed, M failed`.
+    Corpus(corpus::CorpusArgs),
 }
 
 /// Run the CLI; returns the process exit code.
@@ -48,7 +74,25 @@ pub fn main() -> i32 {
     };
     match cli.command {
         Cmd::Check(a) => check::run(a),
+        Cmd::Explain(a) => explain::run(a),
+        Cmd::Rules(a) => rules::run(a),
+        Cmd::Corpus(a) => corpus::run(a),
     }
+}
+
+/// The analysis context for `--cwd`/`--home`, shared by `check` and `explain` so the two
+/// always judge a command the same way.
+pub fn context_from(cwd: Option<&str>, home: Option<&str>) -> crate::Context {
+    let mut c = crate::Context::from_process();
+    if let Some(cwd) = cwd {
+        c.cwd = Some(cwd.to_string());
+        c.env.insert("PWD".into(), cwd.to_string());
+    }
+    if let Some(h) = home {
+        c.home = Some(h.to_string());
+        c.env.insert("HOME".into(), h.to_string());
+    }
+    c
 }
 
 /// Exit code for a decision.
