@@ -52,6 +52,10 @@ pub enum Evidence {
     Wrapper { name: String, args: Vec<String> },
     /// Nested code that was parsed again (`bash -c`, `eval`, a decoded payload, ...).
     Nested { origin: OriginKind, detail: String },
+    /// Code a shell or interpreter reads on its stdin (from a pipe, heredoc, here-string).
+    Stdin { program: String, text: String },
+    /// A dataflow path through the graph into the command that runs the code.
+    Flow { path: String },
     /// A line of evidence the rule attached (a graph path, a call chain, ...).
     Rule { text: String },
     /// A normalisation step applied before parsing.
@@ -71,9 +75,49 @@ pub struct FindingReport {
     /// The text under the span.
     pub text: String,
     pub hermes: Vec<&'static str>,
+    /// Where nested code the finding is about was written, when that is not under `span`
+    /// (a heredoc body fed to a shell).
+    pub sources: Vec<SourceSpan>,
     pub evidence: Vec<Evidence>,
     /// The same evidence as sentences, in the same order.
     pub why: Vec<String>,
+}
+
+/// A span of the original command that holds code the finding came from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SourceSpan {
+    /// What the span is (`heredoc read by bash`).
+    pub label: String,
+    pub span: [usize; 2],
+}
+
+/// Heredoc bodies that nested code came out of: lowering attributes such commands to the
+/// shell reading the heredoc, so without this the body lines would never be shown.
+fn sources_for(a: &Analysis, f: &Finding) -> Vec<SourceSpan> {
+    let Some(c) = f.cmd.and_then(|id| a.script.command(id)) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (step, parent) in c.origin.steps.iter().zip(ancestors(&a.script, c)) {
+        let (OriginKind::HeredocToShell, Some(p)) = (step.kind, parent) else {
+            continue;
+        };
+        for r in &p.redirects {
+            if let Some(h) = &r.heredoc {
+                let s = SourceSpan {
+                    label: format!(
+                        "heredoc read by `{}`",
+                        p.name.as_deref().unwrap_or("the shell")
+                    ),
+                    span: [h.span.start, h.span.end],
+                };
+                if !out.contains(&s) {
+                    out.push(s);
+                }
+            }
+        }
+    }
+    out
 }
 
 /// What was analysed, for the summary line.
@@ -102,7 +146,23 @@ pub struct Report {
 }
 
 fn word_evidence(w: &Word, out: &mut Vec<Evidence>) {
-    for n in &w.notes {
+    // The decoded result reads best after the expansions that produced it.
+    let (decoded, steps): (Vec<&WordNote>, Vec<&WordNote>) = w
+        .notes
+        .iter()
+        .partition(|n| matches!(n, WordNote::Decoded { .. }));
+    for n in steps.into_iter().chain(decoded) {
+        // `~` → `/home/user` is recorded both as decoding and as tilde expansion; the
+        // expansion note says more, so the decoding note that repeats it is dropped.
+        if let WordNote::Decoded { to, .. } = n
+            && w.notes.iter().any(|m| match m {
+                WordNote::Tilde { to: t } => t == to,
+                WordNote::Expanded { value, .. } => value == to,
+                _ => false,
+            })
+        {
+            continue;
+        }
         out.push(Evidence::Word {
             word: w.raw.clone(),
             note: n.clone(),
@@ -149,6 +209,27 @@ fn ancestors<'a>(script: &'a Script, c: &Command) -> Vec<Option<&'a Command>> {
         .collect()
 }
 
+/// Graphs larger than this are not searched for the path into a shell: explain must stay
+/// fast on hostile input, and such paths are rarely readable anyway.
+const MAX_FLOW_NODES: usize = 256;
+
+/// The longest dataflow path that ends in command `sink` (`echo →pipe→ base64 →pipe→ sh`).
+fn flow_into(a: &Analysis, sink: &Command) -> Option<String> {
+    if a.flow.graph.node_count() > MAX_FLOW_NODES {
+        return None;
+    }
+    a.flow
+        .paths_to_sinks(&a.script, |_| true)
+        .into_iter()
+        .filter(|p| {
+            p.last()
+                .and_then(|(n, _)| a.flow.node_cmd(*n))
+                .is_some_and(|id| id == sink.id)
+        })
+        .max_by_key(|p| p.len())
+        .map(|p| a.flow.describe(&a.script, &p))
+}
+
 fn evidence_for(a: &Analysis, f: &Finding) -> Vec<Evidence> {
     let mut ev = Vec::new();
     if let Some(c) = f.cmd.and_then(|id| a.script.command(id)) {
@@ -156,6 +237,19 @@ fn evidence_for(a: &Analysis, f: &Finding) -> Vec<Evidence> {
         for (step, parent) in c.origin.steps.iter().zip(anc) {
             if let Some(p) = parent {
                 command_evidence(p, &mut ev);
+                if let Some(path) = flow_into(a, p) {
+                    ev.push(Evidence::Flow { path });
+                }
+                if matches!(
+                    step.kind,
+                    OriginKind::StdinToShell | OriginKind::HeredocToShell
+                ) && let Some(text) = &p.stdin_text
+                {
+                    ev.push(Evidence::Stdin {
+                        program: p.name.clone().unwrap_or_default(),
+                        text: text.clone(),
+                    });
+                }
             }
             ev.push(Evidence::Nested {
                 origin: step.kind,
@@ -198,6 +292,7 @@ pub fn report(a: &Analysis) -> Report {
                     .unwrap_or_default()
                     .to_string(),
                 hermes: f.hermes.clone(),
+                sources: sources_for(a, f),
                 evidence,
                 why,
             }

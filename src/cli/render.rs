@@ -222,11 +222,16 @@ fn floor_char(s: &str, mut i: usize) -> usize {
 pub fn evidence_sentence(e: &Evidence) -> String {
     match e {
         Evidence::Word { word, note } => match note {
-            WordNote::Decoded { from, to } => {
-                format!("the word {} decodes to {}", quote(from), quote(to))
-            }
+            WordNote::Decoded { from, to } => format!(
+                "bash decodes the word {} to {} (quotes, escapes and expansions resolved)",
+                quote(from),
+                quote(to)
+            ),
             WordNote::Expanded { var, value } => {
                 format!("in {}, ${var} expands to {}", quote(word), quote(value))
+            }
+            WordNote::Tilde { to } if word == "~" || word.starts_with("~/") => {
+                format!("`~` expands to the home directory {}", quote(to))
             }
             WordNote::UnknownVar { var } => format!(
                 "in {}, the value of ${var} is not known before the command runs",
@@ -257,6 +262,12 @@ pub fn evidence_sentence(e: &Evidence) -> String {
             format!("{} ({})", nesting_sentence(*origin), display_text(detail))
         }
         // Graph paths are rendered by `Flow::describe` with `→edge→` arrows.
+        Evidence::Stdin { program, text } => format!(
+            "{} reads this code on its stdin: {}",
+            quote(program),
+            quote(text.trim_end())
+        ),
+        Evidence::Flow { path } => format!("the data flows {}", display_text(path)),
         Evidence::Rule { text } if FLOW_ARROWS.iter().any(|a| text.contains(a)) => {
             format!("the dataflow path that fired: {}", display_text(text))
         }
@@ -337,6 +348,17 @@ pub fn explain(r: &Report, style: &Style) -> String {
         let span = Span::new(f.span[0], f.span[1]);
         for l in underline(&r.command, span, style, f.severity).lines() {
             let _ = writeln!(out, "   {l}");
+        }
+        for src in &f.sources {
+            let _ = writeln!(
+                out,
+                "   {}",
+                style.cyan(&format!("code from the {}:", src.label))
+            );
+            let span = Span::new(src.span[0], src.span[1]);
+            for l in underline(&r.command, span, style, f.severity).lines() {
+                let _ = writeln!(out, "   {l}");
+            }
         }
         if !f.evidence.is_empty() {
             let _ = writeln!(out, "   {}", style.cyan("why:"));
