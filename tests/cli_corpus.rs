@@ -86,7 +86,7 @@ fn wrong_expectation_gives_a_readable_diff_and_exit_1_and_update_fixes_it() {
         "the failure should say how to accept new answers: {out}"
     );
     assert_eq!(
-        out.lines().filter(|l| l.ends_with(" failed")).last(),
+        out.lines().rfind(|l| l.ends_with(" failed")),
         Some("1 passed, 1 failed")
     );
 

@@ -63,6 +63,21 @@ fn explain_reads_stdin_and_rejects_non_utf8_with_64() {
     let o = shellgate(&with_fixture("explain", &["-"]), Some(b"rm \xff"));
     assert_eq!(code(&o), 64);
     assert!(stderr(&o).contains("not valid UTF-8"), "{}", stderr(&o));
+    let o = shellgate(&with_fixture("explain", &["--json", "-"]), Some(b"rm \xff"));
+    assert_eq!(code(&o), 64);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout)
+        .unwrap_or_else(|e| panic!("explain --json error is not JSON: {e}"));
+    assert_eq!(v["decision"], "deny");
+}
+
+#[test]
+fn normalisation_notes_are_part_of_the_explanation() {
+    let o = shellgate(
+        &with_fixture("explain", &["--color=never", "-"]),
+        Some(b"ls\0 -la"),
+    );
+    assert!(stdout(&o).contains("normalisation:"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("removed NUL"), "{}", stdout(&o));
 }
 
 #[test]
@@ -91,6 +106,13 @@ fn unknown_rule_says_how_to_list_rules() {
     let o = shellgate(&["rules", "no-such-rule"], None);
     assert_eq!(code(&o), 64);
     assert!(stderr(&o).contains("shellgate rules"), "{}", stderr(&o));
+    let o = shellgate(&["rules", "fork"], None);
+    assert_eq!(code(&o), 64);
+    assert!(
+        stderr(&o).contains("did you mean: SG1101 fork-bomb"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]

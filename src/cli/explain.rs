@@ -340,6 +340,11 @@ pub fn run(args: ExplainArgs) -> i32 {
         Ok(c) => c,
         Err(e) => {
             eprintln!("shellgate: {e}");
+            // Same contract as `check --json`: unreadable input is answered deny, never allow.
+            if args.json {
+                let v = serde_json::json!({"decision": "deny", "findings": [], "error": e});
+                println!("{v}");
+            }
             return EXIT_USAGE;
         }
     };

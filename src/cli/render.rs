@@ -132,6 +132,11 @@ fn display_text(s: &str) -> String {
 /// Most source lines shown for one span; longer spans show their head and tail.
 const MAX_SPAN_LINES: usize = 8;
 
+/// Lines longer than this are shown as a window around the span.
+const MAX_LINE_BYTES: usize = 160;
+/// Bytes of context kept on each side of the span in a cut line.
+const LINE_CONTEXT: usize = 40;
+
 /// The lines of `text` that `span` touches, each with its line number and a `^^^` line
 /// under exactly the bytes of the span on that line.
 pub fn underline(text: &str, span: Span, style: &Style, severity: Severity) -> String {
@@ -183,13 +188,6 @@ pub fn underline(text: &str, span: Span, style: &Style, severity: Severity) -> S
             );
             continue;
         };
-        let _ = writeln!(
-            out,
-            "{} {} {}",
-            style.dim(&format!("{n:>width$}")),
-            style.dim("|"),
-            display_text(l)
-        );
         let mut from = start.saturating_sub(*ls).min(l.len());
         // A span running on from an earlier line is underlined from the line's first
         // non-blank character, as the eye expects, not from its indentation.
@@ -197,8 +195,26 @@ pub fn underline(text: &str, span: Span, style: &Style, severity: Severity) -> S
             from = l.len() - l.trim_start().len();
         }
         let to = end.saturating_sub(*ls).min(l.len()).max(from);
-        let pad = display_width(&l[..from]);
-        let carets = display_width(&l[from..to]).max(1);
+        // Long lines (a minified one-liner, a 1 MiB hostile command) are cut to a window
+        // around the span so the report stays readable and bounded.
+        let (ws, we) = if l.len() > MAX_LINE_BYTES {
+            let ws = floor_char(l, from.saturating_sub(LINE_CONTEXT));
+            let shown_end = to.min(from + MAX_LINE_BYTES - 2 * LINE_CONTEXT);
+            (ws, ceil_char(l, (shown_end + LINE_CONTEXT).min(l.len())))
+        } else {
+            (0, l.len())
+        };
+        let lead = if ws > 0 { "…" } else { "" };
+        let trail = if we < l.len() { "…" } else { "" };
+        let _ = writeln!(
+            out,
+            "{} {} {lead}{}{trail}",
+            style.dim(&format!("{n:>width$}")),
+            style.dim("|"),
+            display_text(&l[ws..we])
+        );
+        let pad = lead.chars().count() + display_width(&l[ws..from]);
+        let carets = display_width(&l[from..to.min(we)]).max(1);
         let _ = writeln!(
             out,
             "{:>width$} {} {}{}",
@@ -209,6 +225,13 @@ pub fn underline(text: &str, span: Span, style: &Style, severity: Severity) -> S
         );
     }
     out
+}
+
+fn ceil_char(s: &str, mut i: usize) -> usize {
+    while i < s.len() && !s.is_char_boundary(i) {
+        i += 1;
+    }
+    i
 }
 
 fn floor_char(s: &str, mut i: usize) -> usize {
@@ -647,6 +670,22 @@ mod tests {
     fn control_characters_are_escaped_and_underline_stays_aligned() {
         let u = underline("a\x1b[2J rm", Span::new(6, 8), &PLAIN, Severity::Block);
         assert_eq!(u, "1 | a\\x1b[2J rm\n  |          ^^\n");
+    }
+
+    #[test]
+    fn long_lines_show_a_window_around_the_span() {
+        let text = format!("{} rm -rf / {}", "a".repeat(500), "é".repeat(500));
+        let start = 501;
+        let u = underline(&text, Span::new(start, start + 9), &PLAIN, Severity::Block);
+        let lines: Vec<&str> = u.lines().collect();
+        assert!(
+            lines[0].starts_with("1 | …") && lines[0].ends_with('…'),
+            "{u}"
+        );
+        assert!(lines[0].chars().count() < 200, "{u}");
+        let col = lines[1].find('^').unwrap_or(0);
+        let shown: String = lines[0].chars().skip(col).take(9).collect();
+        assert_eq!(shown, "rm -rf / ", "{u}");
     }
 
     #[test]

@@ -43,8 +43,21 @@ pub fn run(args: RulesArgs) -> i32 {
         return 0;
     };
     let Some(rule) = find(id) else {
+        // Names are long kebab-case phrases; a fragment of one is the usual mistake.
+        let needle = id.to_ascii_lowercase();
+        let close: Vec<String> = RULES
+            .iter()
+            .map(|r| r.meta())
+            .filter(|m| !needle.is_empty() && m.name.contains(needle.as_str()))
+            .map(|m| format!("{} {}", m.code, m.name))
+            .collect();
+        let hint = if close.is_empty() {
+            String::new()
+        } else {
+            format!(" (did you mean: {}?)", close.join(", "))
+        };
         eprintln!(
-            "shellgate: no rule with code or name {id:?}; run `shellgate rules` to list every rule"
+            "shellgate: no rule with code or name {id:?}{hint}; run `shellgate rules` to list every rule"
         );
         return EXIT_USAGE;
     };
