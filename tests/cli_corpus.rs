@@ -85,10 +85,7 @@ fn wrong_expectation_gives_a_readable_diff_and_exit_1_and_update_fixes_it() {
         out.contains("--update"),
         "the failure should say how to accept new answers: {out}"
     );
-    assert_eq!(
-        out.lines().rfind(|l| l.ends_with(" failed")),
-        Some("1 passed, 1 failed")
-    );
+    assert_eq!(out.lines().last(), Some("1 passed, 1 failed"), "{out}");
 
     let (code, out, err) = text(&corpus_cmd(&["--update", "wrong.toml"], d.path()));
     assert_eq!(code, 0, "{out}{err}");

@@ -65,6 +65,7 @@ explain_snapshot! {
     // One per rule category.
     explain_analysis_multiline_unparsed: "if true; then\n  rm -rf /tmp/x\n  echo \"a";
     explain_filesystem_maybe_root: r#"rm -rf "$DIR/"*"#;
+    explain_filesystem_cd_then_glob: "cd / && rm -rf *";
     explain_filesystem_decoded_program: r"$'\x72\x6d' -rf /";
     explain_processes_kill_all: "kill -9 -1";
     explain_disks_dd: "sudo dd if=/dev/zero \\\n  of=/dev/sda bs=1M";

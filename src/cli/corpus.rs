@@ -63,24 +63,30 @@ pub fn run(args: CorpusArgs) -> i32 {
     let mut out = std::io::stdout().lock();
     for o in &failed {
         let _ = writeln!(out, "{}", corpus::diff(o));
+        // The note says why the label is what it is: what a reviewer needs to judge the diff.
+        if let Some(n) = &o.loaded.case.note {
+            let _ = writeln!(out, "note: {n}\n");
+        }
     }
+    let code = if failed.is_empty() {
+        0
+    } else if args.update {
+        update(&failed, &mut out)
+    } else {
+        let _ = writeln!(
+            out,
+            "Fix the analysis, or if the new answers are right run again with --update to rewrite the TOML labels."
+        );
+        1
+    };
+    // The summary is the last line so harnesses that read a run's closing line find it.
     let _ = writeln!(
         out,
         "{} passed, {} failed",
         outcomes.len() - failed.len(),
         failed.len()
     );
-    if failed.is_empty() {
-        return 0;
-    }
-    if !args.update {
-        let _ = writeln!(
-            out,
-            "Fix the analysis, or if the new answers are right run again with --update to rewrite the TOML labels."
-        );
-        return 1;
-    }
-    update(&failed, &mut out)
+    code
 }
 
 /// Rewrite labels file by file; exit 0 only if every failure was rewritten.

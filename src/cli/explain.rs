@@ -52,6 +52,14 @@ pub enum Evidence {
     Wrapper { name: String, args: Vec<String> },
     /// Nested code that was parsed again (`bash -c`, `eval`, a decoded payload, ...).
     Nested { origin: OriginKind, detail: String },
+    /// The command runs in another directory than the one the script starts in (`cd`).
+    Cwd {
+        program: String,
+        cwd: String,
+        start: String,
+    },
+    /// An unquoted glob that bash expands against the directory the command runs in.
+    Glob { word: String, cwd: Option<String> },
     /// Code a shell or interpreter reads on its stdin (from a pipe, heredoc, here-string).
     Stdin { program: String, text: String },
     /// A dataflow path through the graph into the command that runs the code.
@@ -170,8 +178,18 @@ fn word_evidence(w: &Word, out: &mut Vec<Evidence>) {
     }
 }
 
-/// Wrappers and word notes of one command, in the order a reader meets them.
-fn command_evidence(c: &Command, out: &mut Vec<Evidence>) {
+/// Wrappers, directory changes and word notes of one command, in the order a reader
+/// meets them. `start` is the directory the whole command starts in.
+fn command_evidence(c: &Command, start: Option<&str>, out: &mut Vec<Evidence>) {
+    if let (Some(cwd), Some(start)) = (&c.cwd, start)
+        && cwd != start
+    {
+        out.push(Evidence::Cwd {
+            program: c.name.clone().unwrap_or_default(),
+            cwd: cwd.clone(),
+            start: start.to_string(),
+        });
+    }
     for a in &c.assignments {
         word_evidence(&a.value, out);
     }
@@ -183,6 +201,18 @@ fn command_evidence(c: &Command, out: &mut Vec<Evidence>) {
     }
     for w in &c.argv {
         word_evidence(w, out);
+        if w.has_glob() {
+            // Only a relative pattern is matched in the working directory; `"$DIR/"*` and
+            // `/tmp/*` are matched wherever they point.
+            let relative = matches!(
+                w.pieces.first(),
+                Some(crate::model::Piece::Lit { text, .. }) if !text.starts_with('/')
+            );
+            out.push(Evidence::Glob {
+                word: w.raw.clone(),
+                cwd: if relative { c.cwd.clone() } else { None },
+            });
+        }
     }
     for r in &c.redirects {
         if let Some(t) = &r.target {
@@ -230,13 +260,13 @@ fn flow_into(a: &Analysis, sink: &Command) -> Option<String> {
         .map(|p| a.flow.describe(&a.script, &p))
 }
 
-fn evidence_for(a: &Analysis, f: &Finding) -> Vec<Evidence> {
+fn evidence_for(a: &Analysis, f: &Finding, start: Option<&str>) -> Vec<Evidence> {
     let mut ev = Vec::new();
     if let Some(c) = f.cmd.and_then(|id| a.script.command(id)) {
         let anc = ancestors(&a.script, c);
         for (step, parent) in c.origin.steps.iter().zip(anc) {
             if let Some(p) = parent {
-                command_evidence(p, &mut ev);
+                command_evidence(p, start, &mut ev);
                 if let Some(path) = flow_into(a, p) {
                     ev.push(Evidence::Flow { path });
                 }
@@ -256,7 +286,7 @@ fn evidence_for(a: &Analysis, f: &Finding) -> Vec<Evidence> {
                 detail: step.detail.clone(),
             });
         }
-        command_evidence(c, &mut ev);
+        command_evidence(c, start, &mut ev);
     }
     for e in &f.evidence {
         ev.push(Evidence::Rule { text: e.clone() });
@@ -271,13 +301,13 @@ fn evidence_for(a: &Analysis, f: &Finding) -> Vec<Evidence> {
     unique
 }
 
-/// Build the report for an analysed command.
-pub fn report(a: &Analysis) -> Report {
+/// Build the report for an analysed command run from directory `start`.
+pub fn report(a: &Analysis, start: Option<&str>) -> Report {
     let findings = a
         .findings
         .iter()
         .map(|f| {
-            let evidence = evidence_for(a, f);
+            let evidence = evidence_for(a, f, start);
             let why = evidence.iter().map(render::evidence_sentence).collect();
             FindingReport {
                 rule: f.rule,
@@ -300,10 +330,12 @@ pub fn report(a: &Analysis) -> Report {
         .collect();
     let mut programs: Vec<String> = Vec::new();
     for c in &a.script.commands {
-        if let Some(n) = &c.name
-            && !programs.contains(n)
-        {
-            programs.push(n.clone());
+        // Wrappers run too (`sudo` is what gains root), so they are listed before the program.
+        let names = c.wrappers.iter().map(|w| &w.name).chain(c.name.as_ref());
+        for n in names {
+            if !programs.contains(n) {
+                programs.push(n.clone());
+            }
         }
     }
     Report {
@@ -349,7 +381,7 @@ pub fn run(args: ExplainArgs) -> i32 {
         }
     };
     let a = analyze(&cmd, &ctx);
-    let mut r = report(&a);
+    let mut r = report(&a, ctx.cwd.as_deref());
     let mut out = std::io::stdout().lock();
     if args.json {
         if args.cst {

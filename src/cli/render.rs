@@ -285,6 +285,27 @@ pub fn evidence_sentence(e: &Evidence) -> String {
             format!("{} ({})", nesting_sentence(*origin), display_text(detail))
         }
         // Graph paths are rendered by `Flow::describe` with `→edge→` arrows.
+        Evidence::Cwd {
+            program,
+            cwd,
+            start,
+        } => format!(
+            "{} runs in {}, not in the starting directory {} (an earlier `cd` changed it)",
+            quote(program),
+            quote(cwd),
+            quote(start)
+        ),
+        Evidence::Glob { word, cwd } => match cwd {
+            Some(d) => format!(
+                "{} is an unquoted glob: bash replaces it with the matching entries of {}",
+                quote(word),
+                quote(d)
+            ),
+            None => format!(
+                "{} is an unquoted glob: bash replaces it with the matching files",
+                quote(word)
+            ),
+        },
         Evidence::Stdin { program, text } => format!(
             "{} reads this code on its stdin: {}",
             quote(program),
@@ -456,7 +477,11 @@ fn command_model(c: &Command, out: &mut String) {
         .iter()
         .map(|w| quote(&w.text_with("<unknown>")))
         .collect();
-    let _ = writeln!(out, "  argv: {}", argv.join(" "));
+    if argv.is_empty() {
+        let _ = writeln!(out, "  argv: (none: only assignments)");
+    } else {
+        let _ = writeln!(out, "  argv: {}", argv.join(" "));
+    }
     for a in &c.assignments {
         let _ = writeln!(
             out,
