@@ -28,8 +28,8 @@ const EXIT_CODES: &str = "Exit codes:
   70  internal error: a bug in shellgate; please report it
 
 Errors are printed to stderr as `shellgate: WHAT WENT WRONG; WHAT TO DO`.
-Input that cannot be read is never allowed: it exits 64, and `check --json`
-prints decision deny.
+Input that cannot be read is never allowed: it exits 64, and with --json
+`check` and `explain` print decision deny.
 
 Examples:
   shellgate check 'rm -rf /'              decide (exit 2)
@@ -38,6 +38,12 @@ Examples:
   shellgate rules                         list every rule
   shellgate rules SG1001                  one rule's docs and examples
   shellgate corpus corpus/                run the labelled corpus";
+
+const DECISION_EXIT_CODES: &str =
+    "Exit codes: 0 allow, 1 ask, 2 deny, 64 usage error or unreadable input, 70 internal error.";
+const RULES_EXIT_CODES: &str =
+    "Exit codes: 0 success, 64 unknown rule or bad arguments, 70 internal error.";
+const CORPUS_EXIT_CODES: &str = "Exit codes: 0 every case passed (or --update rewrote every failure), 1 some cases failed, 64 missing or invalid corpus input, 70 internal error.";
 
 #[derive(Parser, Debug)]
 #[command(name = "shellgate", version, args_override_self = true, about = "A guard for AI agents' shell commands: allow, ask or deny, and why.", after_help = EXIT_CODES)]
@@ -49,13 +55,20 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Cmd {
     /// Decide one command (or a JSONL batch) and print the decision and findings.
+    #[command(after_help = DECISION_EXIT_CODES)]
     Check(check::CheckArgs),
-    /// Show exactly why: the decision, each finding with its span underlined, and the
-    /// evidence chain (decoded words, expansions, wrappers, nested code, dataflow).
+    /// Show exactly why a command is allowed, asked about or denied.
+    ///
+    /// Prints the decision, each finding with its span underlined in the command, and the
+    /// evidence chain: decoded words, expanded variables, peeled wrappers, re-parsed nested
+    /// code, the dataflow path that fired, and normalisation.
+    #[command(after_help = DECISION_EXIT_CODES)]
     Explain(explain::ExplainArgs),
     /// List the rule catalog, or show one rule's docs and pass/fail examples.
+    #[command(after_help = RULES_EXIT_CODES)]
     Rules(rules::RulesArgs),
     /// Run labelled corpus files and diff every mismatch; ends with `N passed, M failed`.
+    #[command(after_help = CORPUS_EXIT_CODES)]
     Corpus(corpus::CorpusArgs),
 }
 

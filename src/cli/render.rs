@@ -94,6 +94,25 @@ pub fn severity_str(s: Severity) -> &'static str {
     }
 }
 
+/// `check`'s terse text form: the decision, then one line per finding with its byte span.
+pub fn check(a: &crate::Analysis) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "{}", a.decision.as_str());
+    for f in &a.findings {
+        let _ = writeln!(
+            out,
+            "  {} {} [{}] {} ({}..{})",
+            f.rule,
+            f.name,
+            severity_str(f.severity),
+            display_text(&f.message),
+            f.span.start,
+            f.span.end
+        );
+    }
+    out
+}
+
 /// What each decision means, for the line under the decision.
 fn decision_meaning(d: Decision) -> &'static str {
     match d {

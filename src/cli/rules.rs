@@ -11,7 +11,7 @@ use crate::rules::{RULES, RuleMeta, find};
 
 #[derive(Args, Debug)]
 pub struct RulesArgs {
-    /// A rule code (`SG1001`) or name (`recursive-delete-critical`); omit to list all rules.
+    /// A rule code (`SG1001`) or name (`recursive-delete-critical-path`); omit to list all rules.
     id: Option<String>,
     /// Print JSON: an array of rules, or one rule object when ID is given.
     #[arg(long)]
