@@ -742,4 +742,35 @@ mod tests {
         assert!(u.contains("… 12 more line(s) …"), "{u}");
         assert!(u.contains("20 | l20"));
     }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(200))]
+
+        #[test]
+        fn underline_never_panics_and_always_marks_something(
+            text in "[a-zé\t\n \x1b\u{202e}]{0,60}",
+            a in 0usize..80,
+            b in 0usize..80,
+        ) {
+            let u = underline(&text, Span::new(a.min(b), a.max(b)), &PLAIN, Severity::Block);
+            proptest::prop_assert!(u.contains('^'));
+            proptest::prop_assert!(!u.contains('\x1b'), "raw ESC in {u:?}");
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+        #[test]
+        fn explain_renders_any_command(cmd in "[a-z $'\"\\\\|&;(){}<>\n~*=/-]{0,40}") {
+            let a = crate::analyze(&cmd, &crate::Context::fixture());
+            let r = super::super::explain::report(&a, Some("/home/user/project"));
+            let style = Style { color: true };
+            let text = explain(&r, &style);
+            let head = style.decision(a.decision);
+            proptest::prop_assert!(text.starts_with(&head), "{}", text);
+            proptest::prop_assert_eq!(r.findings.len(), a.findings.len());
+            let _ = model(&a.script);
+        }
+    }
 }
