@@ -11,6 +11,13 @@ const FIXTURE: [&str; 4] = ["--cwd", "/home/user/project", "--home", "/home/user
 fn run(args: &[&str]) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_shellgate"))
         .args(args)
+        // The rest of the fixture context comes from the environment; pin it so snapshots
+        // do not depend on who runs them.
+        .env("HOME", "/home/user")
+        .env("USER", "user")
+        .env("LOGNAME", "user")
+        .env("TMPDIR", "/tmp")
+        .env_remove("HERMES_HOME")
         .env_remove("NO_COLOR")
         .output()
         .unwrap_or_else(|e| panic!("could not run shellgate: {e}"));

@@ -104,6 +104,14 @@ pub fn context_from(cwd: Option<&str>, home: Option<&str>) -> crate::Context {
     if let Some(h) = home {
         c.home = Some(h.to_string());
         c.env.insert("HOME".into(), h.to_string());
+        // HERMES_HOME defaults to ~/.hermes; derived from $HOME it would point into the
+        // wrong home, so re-derive it unless the environment sets it explicitly.
+        if std::env::var_os("HERMES_HOME").is_none_or(|v| v.is_empty()) {
+            c.env.insert(
+                "HERMES_HOME".into(),
+                format!("{}/.hermes", h.trim_end_matches('/')),
+            );
+        }
     }
     c
 }
