@@ -296,8 +296,9 @@ pub fn evidence_sentence(e: &Evidence) -> String {
                 format!("{name} {}", args.join(" "))
             };
             format!(
-                "{} is a wrapper: it runs the program after it, so shellgate looked through it",
-                quote(&full)
+                "{} is a wrapper: it runs the program after it{}, so shellgate looked through it",
+                quote(&full),
+                wrapper_effect(name)
             )
         }
         Evidence::Nested { origin, detail } => {
@@ -336,6 +337,24 @@ pub fn evidence_sentence(e: &Evidence) -> String {
         }
         Evidence::Rule { text } => display_text(text),
         Evidence::Normalized { note } => format!("before parsing, the text was cleaned up: {note}"),
+    }
+}
+
+/// What a well-known wrapper changes about the program it runs, for the evidence line.
+fn wrapper_effect(name: &str) -> &'static str {
+    match name {
+        "sudo" | "sudoedit" | "doas" => " as another user (root unless told otherwise)",
+        "su" | "runuser" => " as another user",
+        "env" => " with a changed environment",
+        "nice" | "ionice" => " at a changed priority",
+        "timeout" => " and stops it after a time limit",
+        "nohup" | "setsid" => " detached from the terminal",
+        "exec" => " in place of the shell",
+        "chroot" => " with another root directory",
+        "xargs" => " once or more with arguments read from its input",
+        "watch" => " over and over",
+        "flock" => " while holding a lock",
+        _ => "",
     }
 }
 
