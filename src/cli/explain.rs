@@ -243,31 +243,41 @@ fn ancestors<'a>(script: &'a Script, c: &Command) -> Vec<Option<&'a Command>> {
 /// fast on hostile input, and such paths are rarely readable anyway.
 const MAX_FLOW_NODES: usize = 256;
 
-/// The longest dataflow path that ends in command `sink` (`echo →pipe→ base64 →pipe→ sh`).
-fn flow_into(a: &Analysis, sink: &Command) -> Option<String> {
+/// Every dataflow path into a code-executing sink, computed once per report (each search
+/// walks the whole graph), or none when the graph is too large to search.
+fn sink_paths(a: &Analysis) -> Vec<crate::graph::FlowPath> {
     if a.flow.graph.node_count() > MAX_FLOW_NODES {
-        return None;
+        return Vec::new();
     }
-    a.flow
-        .paths_to_sinks(&a.script, |_| true)
-        .into_iter()
+    a.flow.paths_to_sinks(&a.script, |_| true)
+}
+
+/// The longest dataflow path that ends in command `sink` (`echo →pipe→ base64 →pipe→ sh`).
+fn flow_into(a: &Analysis, paths: &[crate::graph::FlowPath], sink: &Command) -> Option<String> {
+    paths
+        .iter()
         .filter(|p| {
             p.last()
                 .and_then(|(n, _)| a.flow.node_cmd(*n))
                 .is_some_and(|id| id == sink.id)
         })
         .max_by_key(|p| p.len())
-        .map(|p| a.flow.describe(&a.script, &p))
+        .map(|p| a.flow.describe(&a.script, p))
 }
 
-fn evidence_for(a: &Analysis, f: &Finding, start: Option<&str>) -> Vec<Evidence> {
+fn evidence_for(
+    a: &Analysis,
+    paths: &[crate::graph::FlowPath],
+    f: &Finding,
+    start: Option<&str>,
+) -> Vec<Evidence> {
     let mut ev = Vec::new();
     if let Some(c) = f.cmd.and_then(|id| a.script.command(id)) {
         let anc = ancestors(&a.script, c);
         for (step, parent) in c.origin.steps.iter().zip(anc) {
             if let Some(p) = parent {
                 command_evidence(p, start, &mut ev);
-                if let Some(path) = flow_into(a, p) {
+                if let Some(path) = flow_into(a, paths, p) {
                     ev.push(Evidence::Flow { path });
                 }
                 if matches!(
@@ -303,11 +313,16 @@ fn evidence_for(a: &Analysis, f: &Finding, start: Option<&str>) -> Vec<Evidence>
 
 /// Build the report for an analysed command run from directory `start`.
 pub fn report(a: &Analysis, start: Option<&str>) -> Report {
+    let paths = if a.findings.iter().any(|f| f.cmd.is_some()) {
+        sink_paths(a)
+    } else {
+        Vec::new()
+    };
     let findings = a
         .findings
         .iter()
         .map(|f| {
-            let evidence = evidence_for(a, f, start);
+            let evidence = evidence_for(a, &paths, f, start);
             let why = evidence.iter().map(render::evidence_sentence).collect();
             FindingReport {
                 rule: f.rule,
