@@ -393,8 +393,30 @@ fn nesting_sentence(k: OriginKind) -> &'static str {
     }
 }
 
+/// Longest finding message shown; messages quote command text, which can be huge.
+const MAX_MESSAGE_CHARS: usize = 400;
+
+/// `s` cut to `max` characters, marked with `…` when cut.
+fn clip(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        s.to_string()
+    } else {
+        let mut c: String = s.chars().take(max).collect();
+        c.push('…');
+        c
+    }
+}
+
+/// Longest quoted text in an evidence sentence; a heredoc or payload can be megabytes.
+const MAX_QUOTE_CHARS: usize = 200;
+
 fn quote(s: &str) -> String {
-    format!("`{}`", display_text(s))
+    let shown = display_text(s);
+    if shown.chars().count() <= MAX_QUOTE_CHARS {
+        return format!("`{shown}`");
+    }
+    let head: String = shown.chars().take(MAX_QUOTE_CHARS).collect();
+    format!("`{head}…` ({} bytes in all)", s.len())
 }
 
 /// The full `explain` report.
@@ -422,7 +444,7 @@ pub fn explain(r: &Report, style: &Style) -> String {
             style.bold(f.rule),
             style.bold(f.name),
             style.severity(f.severity),
-            display_text(&f.message)
+            clip(&display_text(&f.message), MAX_MESSAGE_CHARS)
         );
         if !f.hermes.is_empty() {
             let _ = writeln!(out, "   {} {}", style.dim("hermes:"), f.hermes.join(", "));
@@ -749,6 +771,13 @@ mod tests {
         let col = lines[1].find('^').unwrap_or(0);
         let shown: String = lines[0].chars().skip(col).take(9).collect();
         assert_eq!(shown, "rm -rf / ", "{u}");
+    }
+
+    #[test]
+    fn long_quotes_are_cut() {
+        let q = quote(&"x".repeat(5000));
+        assert!(q.ends_with("…` (5000 bytes in all)"), "{q}");
+        assert!(q.chars().count() < 250);
     }
 
     #[test]
