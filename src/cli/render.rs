@@ -567,7 +567,15 @@ fn command_model(c: &Command, out: &mut String) {
             },
             (None, None) => String::new(),
         };
-        let _ = writeln!(out, "  redirect: {fd}{} {target}", redirect_op(r.op));
+        match (r.op, &r.target) {
+            // `2>&1` reads as one token; spacing it out would suggest a file named `1`.
+            (RedirectOp::DupFd, Some(t)) => {
+                let _ = writeln!(out, "  redirect: {fd}>&{}", display_text(&t.text_with("?")));
+            }
+            _ => {
+                let _ = writeln!(out, "  redirect: {fd}{} {target}", redirect_op(r.op));
+            }
+        }
     }
     if let Some(p) = c.pipe {
         let _ = writeln!(
