@@ -62,16 +62,7 @@ fn result(a: &Analysis) -> JsonResult<'_> {
 }
 
 fn context(args: &CheckArgs) -> Context {
-    let mut c = Context::from_process();
-    if let Some(cwd) = &args.cwd {
-        c.cwd = Some(cwd.clone());
-        c.env.insert("PWD".into(), cwd.clone());
-    }
-    if let Some(h) = &args.home {
-        c.home = Some(h.clone());
-        c.env.insert("HOME".into(), h.clone());
-    }
-    c
+    super::context_from(args.cwd.as_deref(), args.home.as_deref())
 }
 
 pub fn run(args: CheckArgs) -> i32 {
@@ -106,23 +97,14 @@ pub fn run(args: CheckArgs) -> i32 {
                 let _ = writeln!(out, "{s}");
             }
             Err(e) => {
-                eprintln!("shellgate: could not encode the result: {e}");
+                eprintln!(
+                    "shellgate: could not encode the result: {e}; please report this as a bug"
+                );
                 return EXIT_INTERNAL;
             }
         }
     } else {
-        let _ = writeln!(out, "{}", a.decision.as_str());
-        for f in &a.findings {
-            let sev = match f.severity {
-                crate::Severity::Block => "block",
-                crate::Severity::Approve => "approve",
-            };
-            let _ = writeln!(
-                out,
-                "  {} {} [{sev}] {} ({}..{})",
-                f.rule, f.name, f.message, f.span.start, f.span.end
-            );
-        }
+        let _ = write!(out, "{}", super::render::check(&a));
     }
     decision_exit(a.decision)
 }

@@ -1,9 +1,14 @@
 //! The clap front end: the only place that prints or decides exit codes.
 //!
-//! Exit codes: 0 allow, 1 ask, 2 deny (for `check` and `explain`); 64 usage error;
-//! 70 internal error. No error ever exits 0.
+//! Exit codes: 0 allow, 1 ask, 2 deny (for `check` and `explain`); for `rules` 0 success
+//! and for `corpus` 0 all passed, 1 some failed; 64 usage error; 70 internal error.
+//! No error ever exits 0. Human-readable rendering lives in [`render`].
 
 mod check;
+mod corpus;
+mod explain;
+mod render;
+mod rules;
 
 use clap::{Parser, Subcommand};
 
@@ -14,14 +19,34 @@ pub const EXIT_USAGE: i32 = 64;
 pub const EXIT_INTERNAL: i32 = 70;
 
 const EXIT_CODES: &str = "Exit codes:
-  0   allow (check/explain), or success
-  1   ask: a person must approve the command
-  2   deny: the command must not run
-  64  usage error (bad arguments, unreadable or invalid input)
-  70  internal error";
+  0   allow (check, explain); success (rules); every case passed (corpus)
+  1   ask: a person must approve the command (check, explain);
+      some cases failed (corpus)
+  2   deny: the command must not run (check, explain)
+  64  usage error: bad arguments, an unknown rule, unreadable or invalid input
+      (a command on stdin that is not UTF-8, a corpus file that does not parse)
+  70  internal error: a bug in shellgate; please report it
+
+Errors are printed to stderr as `shellgate: WHAT WENT WRONG; WHAT TO DO`.
+Input that cannot be read is never allowed: it exits 64, and with --json
+`check` and `explain` print decision deny.
+
+Examples:
+  shellgate check 'rm -rf /'              decide (exit 2)
+  shellgate explain 'rm -rf \"$X\"'         show why, with spans and evidence
+  shellgate explain --graph 'curl x | sh' | dot -Tsvg > flow.svg
+  shellgate rules                         list every rule
+  shellgate rules SG1001                  one rule's docs and examples
+  shellgate corpus corpus/                run the labelled corpus";
+
+const DECISION_EXIT_CODES: &str =
+    "Exit codes: 0 allow, 1 ask, 2 deny, 64 usage error or unreadable input, 70 internal error.";
+const RULES_EXIT_CODES: &str =
+    "Exit codes: 0 success, 64 unknown rule or bad arguments, 70 internal error.";
+const CORPUS_EXIT_CODES: &str = "Exit codes: 0 every case passed (or --update rewrote every failure), 1 some cases failed, 64 missing or invalid corpus input, 70 internal error.";
 
 #[derive(Parser, Debug)]
-#[command(name = "shellgate", version, about = "A guard for AI agents' shell commands: allow, ask or deny, and why.", after_help = EXIT_CODES)]
+#[command(name = "shellgate", version, args_override_self = true, about = "A guard for AI agents' shell commands: allow, ask or deny, and why.", after_help = EXIT_CODES)]
 struct Cli {
     #[command(subcommand)]
     command: Cmd,
@@ -30,7 +55,21 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Cmd {
     /// Decide one command (or a JSONL batch) and print the decision and findings.
+    #[command(after_help = DECISION_EXIT_CODES)]
     Check(check::CheckArgs),
+    /// Show exactly why a command is allowed, asked about or denied.
+    ///
+    /// Prints the decision, each finding with its span underlined in the command, and the
+    /// evidence chain: decoded words, expanded variables, peeled wrappers, re-parsed nested
+    /// code, the dataflow path that fired, and normalisation.
+    #[command(after_help = DECISION_EXIT_CODES)]
+    Explain(explain::ExplainArgs),
+    /// List the rule catalog, or show one rule's docs and pass/fail examples.
+    #[command(after_help = RULES_EXIT_CODES)]
+    Rules(rules::RulesArgs),
+    /// Run labelled corpus files and diff every mismatch; ends with `N passed, M failed`.
+    #[command(after_help = CORPUS_EXIT_CODES)]
+    Corpus(corpus::CorpusArgs),
 }
 
 /// Run the CLI; returns the process exit code.
@@ -48,7 +87,33 @@ pub fn main() -> i32 {
     };
     match cli.command {
         Cmd::Check(a) => check::run(a),
+        Cmd::Explain(a) => explain::run(a),
+        Cmd::Rules(a) => rules::run(a),
+        Cmd::Corpus(a) => corpus::run(a),
     }
+}
+
+/// The analysis context for `--cwd`/`--home`, shared by `check` and `explain` so the two
+/// always judge a command the same way.
+pub fn context_from(cwd: Option<&str>, home: Option<&str>) -> crate::Context {
+    let mut c = crate::Context::from_process();
+    if let Some(cwd) = cwd {
+        c.cwd = Some(cwd.to_string());
+        c.env.insert("PWD".into(), cwd.to_string());
+    }
+    if let Some(h) = home {
+        c.home = Some(h.to_string());
+        c.env.insert("HOME".into(), h.to_string());
+        // HERMES_HOME defaults to ~/.hermes; derived from $HOME it would point into the
+        // wrong home, so re-derive it unless the environment sets it explicitly.
+        if std::env::var_os("HERMES_HOME").is_none_or(|v| v.is_empty()) {
+            c.env.insert(
+                "HERMES_HOME".into(),
+                format!("{}/.hermes", h.trim_end_matches('/')),
+            );
+        }
+    }
+    c
 }
 
 /// Exit code for a decision.

@@ -1,0 +1,832 @@
+//! All human-readable rendering of the CLI: `explain` reports, span underlines, the lowered
+//! model, the rule catalog and rule docs. Kept in one place so every subcommand looks alike
+//! and colour handling lives in one spot; the other modules build data, this one prints it.
+
+use std::fmt::Write as _;
+
+use crate::model::{Command, OriginKind, RedirectOp, Script, WordNote};
+use crate::rules::RuleMeta;
+use crate::{Decision, Severity, Span};
+
+use super::explain::{Evidence, Report};
+
+/// Whether to emit ANSI colour escapes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Style {
+    pub color: bool,
+}
+
+/// The `--color` choice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorChoice {
+    /// Colour when stdout is a terminal and `NO_COLOR` is unset or empty.
+    Auto,
+    /// Always colour, even into pipes and when `NO_COLOR` is set.
+    Always,
+    /// Never colour.
+    Never,
+}
+
+impl Style {
+    /// Resolve `--color` against the environment. An explicit `always` wins over `NO_COLOR`
+    /// because the user asked for it on this very command line.
+    pub fn resolve(choice: ColorChoice) -> Style {
+        use std::io::IsTerminal;
+        let color = match choice {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => {
+                let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+                !no_color && std::io::stdout().is_terminal()
+            }
+        };
+        Style { color }
+    }
+
+    fn paint(&self, code: &str, text: &str) -> String {
+        if self.color {
+            format!("\x1b[{code}m{text}\x1b[0m")
+        } else {
+            text.to_string()
+        }
+    }
+
+    fn bold(&self, t: &str) -> String {
+        self.paint("1", t)
+    }
+    fn dim(&self, t: &str) -> String {
+        self.paint("2", t)
+    }
+    fn red(&self, t: &str) -> String {
+        self.paint("1;31", t)
+    }
+    fn yellow(&self, t: &str) -> String {
+        self.paint("1;33", t)
+    }
+    fn green(&self, t: &str) -> String {
+        self.paint("1;32", t)
+    }
+    fn cyan(&self, t: &str) -> String {
+        self.paint("36", t)
+    }
+
+    fn decision(&self, d: Decision) -> String {
+        let t = d.as_str().to_uppercase();
+        match d {
+            Decision::Allow => self.green(&t),
+            Decision::Ask => self.yellow(&t),
+            Decision::Deny => self.red(&t),
+        }
+    }
+
+    fn severity(&self, s: Severity) -> String {
+        match s {
+            Severity::Block => self.red(severity_str(s)),
+            Severity::Approve => self.yellow(severity_str(s)),
+        }
+    }
+}
+
+pub fn severity_str(s: Severity) -> &'static str {
+    match s {
+        Severity::Block => "block",
+        Severity::Approve => "approve",
+    }
+}
+
+/// `check`'s terse text form: the decision, then one line per finding with its byte span.
+pub fn check(a: &crate::Analysis) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "{}", a.decision.as_str());
+    for f in &a.findings {
+        let _ = writeln!(
+            out,
+            "  {} {} [{}] {} ({}..{})",
+            f.rule,
+            f.name,
+            severity_str(f.severity),
+            display_text(&f.message),
+            f.span.start,
+            f.span.end
+        );
+    }
+    out
+}
+
+/// What each decision means, for the line under the decision.
+fn decision_meaning(d: Decision) -> &'static str {
+    match d {
+        Decision::Allow => "the command may run",
+        Decision::Ask => "a person must approve the command before it runs",
+        Decision::Deny => "the command must not run",
+    }
+}
+
+/// How one character of the command is shown. Control and bidi characters are escaped so
+/// that a hostile command cannot repaint the terminal or reorder what the reader sees.
+fn display_char(c: char) -> String {
+    match c {
+        '\t' => "    ".to_string(),
+        '\n' => "\\n".to_string(),
+        '\r' => "\\r".to_string(),
+        c if c.is_control() => format!("\\x{:02x}", c as u32),
+        '\u{200b}'..='\u{200f}'
+        | '\u{202a}'..='\u{202e}'
+        | '\u{2066}'..='\u{2069}'
+        | '\u{feff}' => {
+            format!("\\u{{{:04x}}}", c as u32)
+        }
+        c => c.to_string(),
+    }
+}
+
+fn display_width(s: &str) -> usize {
+    s.chars().map(|c| display_char(c).chars().count()).sum()
+}
+
+fn display_text(s: &str) -> String {
+    s.chars().map(display_char).collect()
+}
+
+/// Most source lines shown for one span; longer spans show their head and tail.
+const MAX_SPAN_LINES: usize = 8;
+
+/// Lines longer than this are shown as a window around the span.
+const MAX_LINE_BYTES: usize = 160;
+/// Bytes of context kept on each side of the span in a cut line.
+const LINE_CONTEXT: usize = 40;
+
+/// The lines of `text` that `span` touches, each with its line number and a `^^^` line
+/// under exactly the bytes of the span on that line.
+pub fn underline(text: &str, span: Span, style: &Style, severity: Severity) -> String {
+    let start = floor_char(text, span.start.min(text.len()));
+    let end = floor_char(text, span.end.min(text.len())).max(start);
+    // (line number, byte offset of line start, line text without newline)
+    let mut lines = Vec::new();
+    let mut off = 0;
+    for (i, l) in text.split('\n').enumerate() {
+        lines.push((i + 1, off, l));
+        off += l.len() + 1;
+    }
+    let touched: Vec<_> = lines
+        .iter()
+        .filter(|(_, ls, l)| {
+            let le = ls + l.len();
+            // A line is touched when the span overlaps it, or when an empty span sits on it.
+            (start < le + 1 && end > *ls) || (start == end && start >= *ls && start <= le)
+        })
+        .collect();
+    let width = touched
+        .last()
+        .map(|(n, _, _)| n.to_string().len())
+        .unwrap_or(1);
+    let mut out = String::new();
+    let shown: Vec<Option<&&(usize, usize, &str)>> = if touched.len() > MAX_SPAN_LINES {
+        let head = MAX_SPAN_LINES - 2;
+        touched[..head]
+            .iter()
+            .map(Some)
+            .chain(std::iter::once(None))
+            .chain(touched[touched.len() - 2..].iter().map(Some))
+            .collect()
+    } else {
+        touched.iter().map(Some).collect()
+    };
+    let paint = |s: &str| match severity {
+        Severity::Block => style.red(s),
+        Severity::Approve => style.yellow(s),
+    };
+    for item in shown {
+        let Some((n, ls, l)) = item else {
+            let hidden = touched.len().saturating_sub(MAX_SPAN_LINES);
+            let _ = writeln!(
+                out,
+                "{:>width$} {} … {hidden} more line(s) …",
+                "",
+                style.dim("|")
+            );
+            continue;
+        };
+        let mut from = start.saturating_sub(*ls).min(l.len());
+        // A span running on from an earlier line is underlined from the line's first
+        // non-blank character, as the eye expects, not from its indentation.
+        if start < *ls {
+            from = l.len() - l.trim_start().len();
+        }
+        let to = end.saturating_sub(*ls).min(l.len()).max(from);
+        // Long lines (a minified one-liner, a 1 MiB hostile command) are cut to a window
+        // around the span so the report stays readable and bounded.
+        let (ws, we) = if l.len() > MAX_LINE_BYTES {
+            let ws = floor_char(l, from.saturating_sub(LINE_CONTEXT));
+            let shown_end = to.min(from + MAX_LINE_BYTES - 2 * LINE_CONTEXT);
+            (ws, ceil_char(l, (shown_end + LINE_CONTEXT).min(l.len())))
+        } else {
+            (0, l.len())
+        };
+        let lead = if ws > 0 { "…" } else { "" };
+        let trail = if we < l.len() { "…" } else { "" };
+        let _ = writeln!(
+            out,
+            "{} {} {lead}{}{trail}",
+            style.dim(&format!("{n:>width$}")),
+            style.dim("|"),
+            display_text(&l[ws..we])
+        );
+        let pad = lead.chars().count() + display_width(&l[ws..from]);
+        let carets = display_width(&l[from..to.min(we)]).max(1);
+        let _ = writeln!(
+            out,
+            "{:>width$} {} {}{}",
+            "",
+            style.dim("|"),
+            " ".repeat(pad),
+            paint(&"^".repeat(carets))
+        );
+    }
+    out
+}
+
+fn ceil_char(s: &str, mut i: usize) -> usize {
+    while i < s.len() && !s.is_char_boundary(i) {
+        i += 1;
+    }
+    i
+}
+
+fn floor_char(s: &str, mut i: usize) -> usize {
+    while i > 0 && !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// A sentence a newcomer can follow for one piece of evidence.
+pub fn evidence_sentence(e: &Evidence) -> String {
+    match e {
+        Evidence::Word { word, note } => match note {
+            WordNote::Decoded { from, to } => format!(
+                "bash decodes the word {} to {} (quotes, escapes and expansions resolved)",
+                quote(from),
+                quote(to)
+            ),
+            WordNote::Expanded { var, value } => {
+                format!("in {}, ${var} expands to {}", quote(word), quote(value))
+            }
+            WordNote::Tilde { to } if word == "~" || word.starts_with("~/") => {
+                format!("`~` expands to the home directory {}", quote(to))
+            }
+            WordNote::UnknownVar { var } => format!(
+                "in {}, the value of ${var} is not known before the command runs",
+                quote(word)
+            ),
+            WordNote::Tilde { to } => format!("in {}, `~` expands to {}", quote(word), quote(to)),
+            WordNote::SubstitutionOutput { value } => format!(
+                "in {}, the command substitution always prints {}",
+                quote(word),
+                quote(value)
+            ),
+            WordNote::Braces { count } => {
+                format!("{} brace-expands into {count} separate words", quote(word))
+            }
+        },
+        Evidence::Wrapper { name, args } => {
+            let full = if args.is_empty() {
+                name.clone()
+            } else {
+                format!("{name} {}", args.join(" "))
+            };
+            format!(
+                "{} is a wrapper: it runs the program after it{}, so shellgate looked through it",
+                quote(&full),
+                wrapper_effect(name)
+            )
+        }
+        Evidence::Nested { origin, detail } => {
+            format!("{} ({})", nesting_sentence(*origin), display_text(detail))
+        }
+        // Graph paths are rendered by `Flow::describe` with `→edge→` arrows.
+        Evidence::Cwd {
+            program,
+            cwd,
+            start,
+        } => format!(
+            "{} runs in {}, not in the starting directory {} (an earlier `cd` changed it)",
+            quote(program),
+            quote(cwd),
+            quote(start)
+        ),
+        Evidence::Glob { word, cwd } => match cwd {
+            Some(d) => format!(
+                "{} is an unquoted glob: bash replaces it with the matching entries of {}",
+                quote(word),
+                quote(d)
+            ),
+            None => format!(
+                "{} is an unquoted glob: bash replaces it with the matching files",
+                quote(word)
+            ),
+        },
+        Evidence::Stdin { program, text } => format!(
+            "{} reads this code on its stdin: {}",
+            quote(program),
+            quote(text.trim_end())
+        ),
+        Evidence::Flow { path } => format!("the data flows {}", display_text(path)),
+        Evidence::Rule { text } if FLOW_ARROWS.iter().any(|a| text.contains(a)) => {
+            format!("the dataflow path that fired: {}", display_text(text))
+        }
+        Evidence::Rule { text } => display_text(text),
+        Evidence::Normalized { note } => format!("before parsing, the text was cleaned up: {note}"),
+    }
+}
+
+/// What a well-known wrapper changes about the program it runs, for the evidence line.
+fn wrapper_effect(name: &str) -> &'static str {
+    match name {
+        "sudo" | "sudoedit" | "doas" => " as another user (root unless told otherwise)",
+        "su" | "runuser" => " as another user",
+        "env" => " with a changed environment",
+        "nice" | "ionice" => " at a changed priority",
+        "timeout" => " and stops it after a time limit",
+        "nohup" | "setsid" => " detached from the terminal",
+        "exec" => " in place of the shell",
+        "chroot" => " with another root directory",
+        "xargs" => " once or more with arguments read from its input",
+        "watch" => " over and over",
+        "flock" => " while holding a lock",
+        _ => "",
+    }
+}
+
+/// The edge labels `Flow::describe` writes between the nodes of a path.
+const FLOW_ARROWS: &[&str] = &[
+    "→pipe→",
+    "→writes→",
+    "→appends→",
+    "→read by→",
+    "→saves→",
+    "→heredoc→",
+    "→process substitution→",
+    "→command substitution→",
+    "→executed by→",
+];
+
+fn nesting_sentence(k: OriginKind) -> &'static str {
+    match k {
+        OriginKind::CommandSubstitution => {
+            "it runs inside a command substitution $(..), whose output becomes part of another command"
+        }
+        OriginKind::ProcessSubstitution => {
+            "it runs inside a process substitution <(..)/>(..), which another command reads or writes like a file"
+        }
+        OriginKind::ShellString => "a string handed to a shell as code was parsed again as bash",
+        OriginKind::Eval => "text given to `eval` was parsed again as bash",
+        OriginKind::Source => "a sourced file was parsed as bash",
+        OriginKind::HeredocToShell => "a heredoc fed to a shell was parsed as bash",
+        OriginKind::StdinToShell => "text piped into a shell was parsed as bash",
+        OriginKind::DecodedPayload => "a decoded payload was parsed as bash",
+        OriginKind::Interpreter => "code for another interpreter was read for the commands it runs",
+        OriginKind::Xargs => "xargs builds and runs this command from its input",
+        OriginKind::FindExec => "find runs this command for each file it finds",
+        OriginKind::Function => "it runs inside a shell function",
+        OriginKind::WrittenScript => "a script written earlier in the command is executed",
+    }
+}
+
+/// Longest finding message shown; messages quote command text, which can be huge.
+const MAX_MESSAGE_CHARS: usize = 400;
+
+/// `s` cut to `max` characters, marked with `…` when cut.
+fn clip(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        s.to_string()
+    } else {
+        let mut c: String = s.chars().take(max).collect();
+        c.push('…');
+        c
+    }
+}
+
+/// Longest quoted text in an evidence sentence; a heredoc or payload can be megabytes.
+const MAX_QUOTE_CHARS: usize = 200;
+
+fn quote(s: &str) -> String {
+    let shown = display_text(s);
+    if shown.chars().count() <= MAX_QUOTE_CHARS {
+        return format!("`{shown}`");
+    }
+    let head: String = shown.chars().take(MAX_QUOTE_CHARS).collect();
+    format!("`{head}…` ({} bytes in all)", s.len())
+}
+
+/// The full `explain` report.
+pub fn explain(r: &Report, style: &Style) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{} {}",
+        style.decision(r.decision),
+        style.dim(&format!("— {}", decision_meaning(r.decision)))
+    );
+    if r.findings.is_empty() {
+        let _ = writeln!(out);
+        let _ = writeln!(out, "{}", summary_line(r));
+        let _ = writeln!(out, "No rule fired.");
+        normalization_block(r, style, &mut out);
+        return out;
+    }
+    for (i, f) in r.findings.iter().enumerate() {
+        let _ = writeln!(out);
+        let _ = writeln!(
+            out,
+            "{} {} {} [{}] {}",
+            style.dim(&format!("{}.", i + 1)),
+            style.bold(f.rule),
+            style.bold(f.name),
+            style.severity(f.severity),
+            clip(&display_text(&f.message), MAX_MESSAGE_CHARS)
+        );
+        if !f.hermes.is_empty() {
+            let _ = writeln!(out, "   {} {}", style.dim("hermes:"), f.hermes.join(", "));
+        }
+        let span = Span::new(f.span[0], f.span[1]);
+        for l in underline(&r.command, span, style, f.severity).lines() {
+            let _ = writeln!(out, "   {l}");
+        }
+        for src in &f.sources {
+            let _ = writeln!(
+                out,
+                "   {}",
+                style.cyan(&format!("code from the {}:", src.label))
+            );
+            let span = Span::new(src.span[0], src.span[1]);
+            for l in underline(&r.command, span, style, f.severity).lines() {
+                let _ = writeln!(out, "   {l}");
+            }
+        }
+        if !f.evidence.is_empty() {
+            let _ = writeln!(out, "   {}", style.cyan("why:"));
+            for e in &f.evidence {
+                let _ = writeln!(out, "   - {}", evidence_sentence(e));
+            }
+        }
+    }
+    let _ = writeln!(out);
+    let _ = writeln!(out, "{}", summary_line(r));
+    normalization_block(r, style, &mut out);
+    out
+}
+
+fn normalization_block(r: &Report, style: &Style, out: &mut String) {
+    if r.normalization.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "{}", style.cyan("normalisation:"));
+    for n in &r.normalization {
+        let _ = writeln!(
+            out,
+            "- {}",
+            evidence_sentence(&Evidence::Normalized { note: n.clone() })
+        );
+    }
+}
+
+fn summary_line(r: &Report) -> String {
+    let n = r.summary.commands;
+    let programs = if r.summary.programs.is_empty() {
+        "no known program".to_string()
+    } else {
+        r.summary
+            .programs
+            .iter()
+            .map(|p| quote(p))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    format!(
+        "Analysed {n} command{} (programs run: {programs}); {} finding{}.",
+        if n == 1 { "" } else { "s" },
+        r.findings.len(),
+        if r.findings.len() == 1 { "" } else { "s" }
+    )
+}
+
+fn redirect_op(op: RedirectOp) -> &'static str {
+    match op {
+        RedirectOp::Read => "<",
+        RedirectOp::Write => ">",
+        RedirectOp::Append => ">>",
+        RedirectOp::WriteAll => "&>",
+        RedirectOp::AppendAll => "&>>",
+        RedirectOp::ReadWrite => "<>",
+        RedirectOp::DupFd => ">&",
+        RedirectOp::Heredoc => "<<",
+        RedirectOp::HereString => "<<<",
+    }
+}
+
+fn command_model(c: &Command, out: &mut String) {
+    let name = c.name.as_deref().unwrap_or("(unknown program)");
+    let _ = writeln!(
+        out,
+        "#{} {}  [{}..{}]",
+        c.id, name, c.span.start, c.span.end
+    );
+    let argv: Vec<String> = c
+        .argv
+        .iter()
+        .map(|w| quote(&w.text_with("<unknown>")))
+        .collect();
+    if argv.is_empty() {
+        let _ = writeln!(out, "  argv: (none: only assignments)");
+    } else {
+        let _ = writeln!(out, "  argv: {}", argv.join(" "));
+    }
+    for a in &c.assignments {
+        let _ = writeln!(
+            out,
+            "  assigns: {}={}",
+            a.name,
+            quote(&a.value.text_with("<unknown>"))
+        );
+    }
+    for w in &c.wrappers {
+        let _ = writeln!(out, "  wrapper: {} {}", w.name, w.args.join(" "));
+    }
+    let _ = writeln!(out, "  origin: {}", c.origin.describe());
+    if let Some(cwd) = &c.cwd {
+        let _ = writeln!(out, "  cwd: {cwd}");
+    }
+    for r in &c.redirects {
+        let fd = r.fd.map(|f| f.to_string()).unwrap_or_default();
+        let target = match (&r.target, &r.heredoc) {
+            (Some(t), _) => quote(&t.text_with("<unknown>")),
+            (None, Some(h)) => match &h.body {
+                Some(b) => format!("heredoc {}", quote(b.trim_end())),
+                None => "heredoc (expanded at run time)".to_string(),
+            },
+            (None, None) => String::new(),
+        };
+        match (r.op, &r.target) {
+            // `2>&1` reads as one token; spacing it out would suggest a file named `1`.
+            (RedirectOp::DupFd, Some(t)) => {
+                let _ = writeln!(out, "  redirect: {fd}>&{}", display_text(&t.text_with("?")));
+            }
+            _ => {
+                let _ = writeln!(out, "  redirect: {fd}{} {target}", redirect_op(r.op));
+            }
+        }
+    }
+    if let Some(p) = c.pipe {
+        let _ = writeln!(
+            out,
+            "  pipe: pipeline {} stage {}/{}",
+            p.pipeline,
+            p.stage + 1,
+            p.stages
+        );
+    }
+    if c.background {
+        let _ = writeln!(out, "  background: yes (&)");
+    }
+    if !c.functions.is_empty() {
+        let _ = writeln!(out, "  inside function: {}", c.functions.join(" → "));
+    }
+    if c.recursive_call {
+        let _ = writeln!(out, "  recursive call: yes");
+    }
+    if let Some(s) = &c.synthetic {
+        let _ = writeln!(out, "  synthetic: {s}");
+    }
+    if let Some(s) = &c.stdin_text {
+        let short: String = s.chars().take(80).collect();
+        let _ = writeln!(out, "  stdin: {}", quote(&short));
+    }
+}
+
+/// The lowered model in a readable text form (`explain --model`).
+pub fn model(script: &Script) -> String {
+    let mut out = String::new();
+    if script.commands.is_empty() {
+        let _ = writeln!(out, "(no commands)");
+    }
+    for c in &script.commands {
+        command_model(c, &mut out);
+    }
+    for f in &script.functions {
+        let _ = writeln!(
+            out,
+            "function {} [{}..{}]{}",
+            f.name,
+            f.span.start,
+            f.span.end,
+            if f.called { " (called)" } else { "" }
+        );
+    }
+    for i in &script.issues {
+        let _ = writeln!(
+            out,
+            "issue {:?} [{}..{}]: {} ({})",
+            i.kind,
+            i.span.start,
+            i.span.end,
+            i.message,
+            i.origin.describe()
+        );
+    }
+    out
+}
+
+fn hermes_str(m: &RuleMeta) -> String {
+    if m.hermes.is_empty() {
+        "-".to_string()
+    } else {
+        m.hermes.join("; ")
+    }
+}
+
+/// The rule catalog as an aligned table.
+pub fn rules_table(metas: &[&RuleMeta]) -> String {
+    let header = ["CODE", "NAME", "SEVERITY", "CATEGORY", "HERMES KEY"];
+    let rows: Vec<[String; 5]> = metas
+        .iter()
+        .map(|m| {
+            [
+                m.code.to_string(),
+                m.name.to_string(),
+                severity_str(m.severity).to_string(),
+                m.category.as_str().to_string(),
+                hermes_str(m),
+            ]
+        })
+        .collect();
+    let mut w = header.map(str::len);
+    for r in &rows {
+        for (i, c) in r.iter().enumerate() {
+            w[i] = w[i].max(c.chars().count());
+        }
+    }
+    let mut out = String::new();
+    let line = |cells: [&str; 5], out: &mut String| {
+        let _ = writeln!(
+            out,
+            "{:<w0$}  {:<w1$}  {:<w2$}  {:<w3$}  {}",
+            cells[0],
+            cells[1],
+            cells[2],
+            cells[3],
+            cells[4],
+            w0 = w[0],
+            w1 = w[1],
+            w2 = w[2],
+            w3 = w[3]
+        );
+    };
+    line(header, &mut out);
+    for r in &rows {
+        line([&r[0], &r[1], &r[2], &r[3], &r[4]], &mut out);
+    }
+    let _ = writeln!(
+        out,
+        "\n{} rules. Run `shellgate rules CODE` for a rule's docs and examples.",
+        rows.len()
+    );
+    out
+}
+
+/// One rule's docs and examples.
+pub fn rule_docs(m: &RuleMeta) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "{} {}", m.code, m.name);
+    let _ = writeln!(out, "{}", m.summary);
+    let _ = writeln!(out);
+    let _ = writeln!(out, "severity: {}", severity_str(m.severity));
+    let _ = writeln!(out, "category: {}", m.category.as_str());
+    let _ = writeln!(out, "hermes:   {}", hermes_str(m));
+    if !m.programs.is_empty() {
+        let _ = writeln!(out, "programs: {}", m.programs.join(", "));
+    }
+    let _ = writeln!(out);
+    // `///` docs keep the space after the slashes; drop it so the text reads as written.
+    for l in m.docs.trim_end().lines() {
+        let _ = writeln!(out, "{}", l.strip_prefix(' ').unwrap_or(l));
+    }
+    let _ = writeln!(out);
+    let _ = writeln!(out, "## Examples it flags");
+    if m.fail.is_empty() {
+        let _ = writeln!(out, "(none)");
+    }
+    for e in m.fail {
+        let _ = writeln!(out, "  $ {}", display_text(e));
+    }
+    let _ = writeln!(out);
+    let _ = writeln!(out, "## Examples it does not flag");
+    if m.pass.is_empty() {
+        let _ = writeln!(out, "(none)");
+    }
+    for e in m.pass {
+        let _ = writeln!(out, "  $ {}", display_text(e));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PLAIN: Style = Style { color: false };
+
+    #[test]
+    fn underlines_a_span_on_one_line() {
+        let u = underline("sudo rm -rf /", Span::new(5, 13), &PLAIN, Severity::Block);
+        assert_eq!(u, "1 | sudo rm -rf /\n  |      ^^^^^^^^\n");
+    }
+
+    #[test]
+    fn underlines_each_line_of_a_multi_line_span_from_its_first_non_blank() {
+        let text = "ls\nrm -rf \\\n  /\necho";
+        let start = text.find("rm").unwrap_or(0);
+        let end = text.find('/').map(|i| i + 1).unwrap_or(0);
+        let u = underline(text, Span::new(start, end), &PLAIN, Severity::Block);
+        assert_eq!(u, "2 | rm -rf \\\n  | ^^^^^^^^\n3 |   /\n  |   ^\n");
+    }
+
+    #[test]
+    fn empty_span_gets_one_caret_and_out_of_range_spans_do_not_panic() {
+        let u = underline("ls", Span::new(2, 2), &PLAIN, Severity::Approve);
+        assert_eq!(u, "1 | ls\n  |   ^\n");
+        let u = underline("é", Span::new(1, 99), &PLAIN, Severity::Approve);
+        assert!(u.contains('^'));
+    }
+
+    #[test]
+    fn control_characters_are_escaped_and_underline_stays_aligned() {
+        let u = underline("a\x1b[2J rm", Span::new(6, 8), &PLAIN, Severity::Block);
+        assert_eq!(u, "1 | a\\x1b[2J rm\n  |          ^^\n");
+    }
+
+    #[test]
+    fn long_lines_show_a_window_around_the_span() {
+        let text = format!("{} rm -rf / {}", "a".repeat(500), "é".repeat(500));
+        let start = 501;
+        let u = underline(&text, Span::new(start, start + 9), &PLAIN, Severity::Block);
+        let lines: Vec<&str> = u.lines().collect();
+        assert!(
+            lines[0].starts_with("1 | …") && lines[0].ends_with('…'),
+            "{u}"
+        );
+        assert!(lines[0].chars().count() < 200, "{u}");
+        let col = lines[1].find('^').unwrap_or(0);
+        let shown: String = lines[0].chars().skip(col).take(9).collect();
+        assert_eq!(shown, "rm -rf / ", "{u}");
+    }
+
+    #[test]
+    fn long_quotes_are_cut() {
+        let q = quote(&"x".repeat(5000));
+        assert!(q.ends_with("…` (5000 bytes in all)"), "{q}");
+        assert!(q.chars().count() < 250);
+    }
+
+    #[test]
+    fn long_spans_are_cut_in_the_middle() {
+        let text = (1..=20)
+            .map(|i| format!("l{i}"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let u = underline(&text, Span::new(0, text.len()), &PLAIN, Severity::Block);
+        assert!(u.contains("… 12 more line(s) …"), "{u}");
+        assert!(u.contains("20 | l20"));
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(200))]
+
+        #[test]
+        fn underline_never_panics_and_always_marks_something(
+            text in "[a-zé\t\n \x1b\u{202e}]{0,60}",
+            a in 0usize..80,
+            b in 0usize..80,
+        ) {
+            let u = underline(&text, Span::new(a.min(b), a.max(b)), &PLAIN, Severity::Block);
+            proptest::prop_assert!(u.contains('^'));
+            proptest::prop_assert!(!u.contains('\x1b'), "raw ESC in {u:?}");
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+        #[test]
+        fn explain_renders_any_command(cmd in "[a-z $'\"\\\\|&;(){}<>\n~*=/-]{0,40}") {
+            let a = crate::analyze(&cmd, &crate::Context::fixture());
+            let r = super::super::explain::report(&a, Some("/home/user/project"));
+            let style = Style { color: true };
+            let text = explain(&r, &style);
+            let head = style.decision(a.decision);
+            proptest::prop_assert!(text.starts_with(&head), "{}", text);
+            proptest::prop_assert_eq!(r.findings.len(), a.findings.len());
+            let _ = model(&a.script);
+        }
+    }
+}
