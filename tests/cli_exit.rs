@@ -77,7 +77,7 @@ fn normalisation_notes_are_part_of_the_explanation() {
         Some(b"ls\0 -la"),
     );
     assert!(stdout(&o).contains("normalisation:"), "{}", stdout(&o));
-    assert!(stdout(&o).contains("removed NUL"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("removed 1 NUL"), "{}", stdout(&o));
 }
 
 #[test]

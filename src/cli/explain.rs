@@ -229,11 +229,14 @@ fn ancestors<'a>(script: &'a Script, c: &Command) -> Vec<Option<&'a Command>> {
     (0..steps.len())
         .map(|k| {
             let step = &steps[k];
+            let covers = |s: crate::Span| s.start <= step.span.start && s.end >= step.span.end;
             script.commands.iter().find(|d| {
                 d.id != c.id
                     && d.origin.steps.as_slice() == &steps[..k]
-                    && d.span.start <= step.span.start
-                    && d.span.end >= step.span.end
+                    && (covers(d.span)
+                        || d.redirects.iter().any(|r| {
+                            covers(r.span) || r.heredoc.as_ref().is_some_and(|h| covers(h.span))
+                        }))
             })
         })
         .collect()
@@ -282,7 +285,9 @@ fn evidence_for(
                 }
                 if matches!(
                     step.kind,
-                    OriginKind::StdinToShell | OriginKind::HeredocToShell
+                    OriginKind::StdinToShell
+                        | OriginKind::HeredocToShell
+                        | OriginKind::DecodedPayload
                 ) && let Some(text) = &p.stdin_text
                 {
                     ev.push(Evidence::Stdin {

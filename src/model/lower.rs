@@ -777,7 +777,7 @@ impl Lowerer<'_> {
             (Some(start), body) => {
                 let quoted = start.contains(['\'', '"', '\\']);
                 let strip_tabs = op_text == "<<-";
-                let (text, raw, bspan) = match body {
+                let (text, raw, bspan, nstart) = match body {
                     Some(b) => {
                         let bn = src.tree.node(b).clone();
                         let raw = src.text.get(bn.start..bn.end).unwrap_or("").to_string();
@@ -790,9 +790,14 @@ impl Lowerer<'_> {
                             }
                             v
                         };
-                        (value, raw, src.span(bn.start, bn.end, self.norm))
+                        (
+                            value,
+                            raw,
+                            src.span(bn.start, bn.end, self.norm),
+                            src.nspan(bn.start, bn.end).map(|x| x.0),
+                        )
                     }
-                    None => (Some(String::new()), String::new(), span),
+                    None => (Some(String::new()), String::new(), span, None),
                 };
                 let fix = |s: String| {
                     if strip_tabs {
@@ -808,6 +813,7 @@ impl Lowerer<'_> {
                     raw: fix(raw),
                     quoted,
                     span: bspan,
+                    nstart: if strip_tabs { None } else { nstart },
                 })
             }
             _ => None,
@@ -1328,9 +1334,15 @@ impl Lowerer<'_> {
             // An unknown program given `-c CODE` is most likely a shell (`$SHELL -c ..`):
             // analyse the code as shell code rather than not at all.
             let args = peeled.argv[1..].to_vec();
-            if let Some(b) =
-                self.lower_shell("an unknown program", &args, &mut child, &origin, None, span)
-            {
+            if let Some(b) = self.lower_shell(
+                "an unknown program",
+                &args,
+                &mut child,
+                &origin,
+                None,
+                span,
+                Some(id),
+            ) {
                 block.commands.extend(b.commands);
             }
         }
@@ -1504,7 +1516,9 @@ impl Lowerer<'_> {
                     None,
                 ))
             }
-            _ if is_shell(name) => self.lower_shell(name, args, child, origin, stdin, span),
+            _ if is_shell(name) => {
+                self.lower_shell(name, args, child, origin, stdin, span, Some(id))
+            }
             "find" => {
                 let mut out = Block::default();
                 for (cmd_words, detail) in find_exec_clauses(args) {
@@ -1589,6 +1603,7 @@ impl Lowerer<'_> {
     }
 
     /// `bash -c CODE`, `sh -s`, `bash script` and `bash` reading code from stdin.
+    #[allow(clippy::too_many_arguments)]
     fn lower_shell(
         &mut self,
         name: &str,
@@ -1597,6 +1612,7 @@ impl Lowerer<'_> {
         origin: &Origin,
         stdin: Option<String>,
         span: Span,
+        id: Option<CmdId>,
     ) -> Option<Block> {
         let mut i = 0;
         let mut has_c = false;
@@ -1683,30 +1699,60 @@ impl Lowerer<'_> {
             child.positional = Some(rest.iter().map(word_var).collect());
         }
         // No -c and no script: the shell runs its stdin.
-        let cmd = self
-            .script
-            .commands
-            .get(self.script.commands.len().saturating_sub(1));
-        let from_heredoc = cmd.is_some_and(|c| {
+        let cmd = id.and_then(|i| self.script.commands.get(i));
+        let heredoc = cmd.and_then(|c| {
             c.redirects
                 .iter()
-                .any(|r| matches!(r.op, RedirectOp::Heredoc | RedirectOp::HereString))
+                .rev()
+                .find(|r| matches!(r.op, RedirectOp::Heredoc | RedirectOp::HereString))
+                .cloned()
         });
-        let heredoc_raw = cmd.and_then(|c| {
-            c.redirects.iter().rev().find_map(|r| {
-                r.heredoc
-                    .as_ref()
-                    .map(|h| h.body.clone().unwrap_or_else(|| h.raw.clone()))
-            })
+        let heredoc_text = heredoc.as_ref().and_then(|r| {
+            r.heredoc
+                .as_ref()
+                .map(|h| h.body.clone().unwrap_or_else(|| h.raw.clone()))
         });
-        let code = stdin.or(heredoc_raw)?;
-        let (kind, detail) = if from_heredoc {
+        let decoded = self.fed_by_decoder();
+        let code = stdin.or(heredoc_text)?;
+        let (kind, detail) = if heredoc.is_some() {
             (OriginKind::HeredocToShell, format!("heredoc into {name}"))
+        } else if decoded {
+            (
+                OriginKind::DecodedPayload,
+                format!("decoded payload piped into {name}"),
+            )
         } else {
             (OriginKind::StdinToShell, format!("piped into {name}"))
         };
+        // A heredoc body that reaches the shell verbatim keeps exact spans.
+        if let Some(h) = heredoc.as_ref().and_then(|r| r.heredoc.as_ref()) {
+            if let (Some(ns), true) = (
+                h.nstart,
+                h.body.as_deref() == Some(h.raw.as_str()) && code == h.raw,
+            ) {
+                let mut w = Word::literal(&code, h.span);
+                w.raw = h.raw.clone();
+                w.nspan = Some((ns, ns + h.raw.len()));
+                return Some(self.lower_code(&w, kind, &detail, child, origin, None, None));
+            }
+        }
         let w = Word::literal(&code, span);
         Some(self.lower_code(&w, kind, &detail, child, origin, Some(span), None))
+    }
+
+    /// Whether the stage before the command being lowered decodes its input
+    /// (`base64 -d`, `xxd -r`, ...): the latest pipeline's last finished stage.
+    fn fed_by_decoder(&self) -> bool {
+        self.script
+            .pipelines
+            .last()
+            .and_then(|p| p.stages.last())
+            .is_some_and(|st| {
+                st.tails
+                    .iter()
+                    .filter_map(|&t| self.script.commands.get(t))
+                    .any(super::payload::is_decoder)
+            })
     }
 
     /// Parse a string of shell code and lower it as nested code.

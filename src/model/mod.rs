@@ -209,6 +209,9 @@ pub struct Heredoc {
     /// Whether the delimiter was quoted (no expansion inside).
     pub quoted: bool,
     pub span: Span,
+    /// Start of the body in the normalised top-level text, when it is a verbatim slice.
+    #[serde(skip)]
+    pub nstart: Option<usize>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

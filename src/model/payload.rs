@@ -112,6 +112,27 @@ pub fn output_of(cmd: &Command, stdin: Option<&str>) -> Option<String> {
     }
 }
 
+/// A command that turns its input into different bytes (a decoder or transformer).
+pub fn is_decoder(cmd: &Command) -> bool {
+    let Some(n) = cmd.name.as_deref() else {
+        return false;
+    };
+    let args = cmd.arg_texts();
+    let short = |c: char| {
+        args.iter()
+            .any(|a| a.starts_with('-') && !a.starts_with("--") && a.contains(c))
+    };
+    match n {
+        "base64" | "base32" | "basenc" => {
+            short('d') || short('D') || args.iter().any(|a| a == "--decode")
+        }
+        "xxd" => short('r'),
+        "openssl" => args.iter().any(|a| a == "-d"),
+        "tr" | "rev" | "uudecode" | "zcat" | "gunzip" | "bzcat" | "xzcat" | "zstdcat" => true,
+        _ => false,
+    }
+}
+
 fn echo(args: &[String]) -> String {
     let mut newline = true;
     let mut escapes = false;
