@@ -1725,16 +1725,16 @@ impl Lowerer<'_> {
             (OriginKind::StdinToShell, format!("piped into {name}"))
         };
         // A heredoc body that reaches the shell verbatim keeps exact spans.
-        if let Some(h) = heredoc.as_ref().and_then(|r| r.heredoc.as_ref()) {
-            if let (Some(ns), true) = (
+        if let Some(h) = heredoc.as_ref().and_then(|r| r.heredoc.as_ref())
+            && let (Some(ns), true) = (
                 h.nstart,
                 h.body.as_deref() == Some(h.raw.as_str()) && code == h.raw,
-            ) {
-                let mut w = Word::literal(&code, h.span);
-                w.raw = h.raw.clone();
-                w.nspan = Some((ns, ns + h.raw.len()));
-                return Some(self.lower_code(&w, kind, &detail, child, origin, None, None));
-            }
+            )
+        {
+            let mut w = Word::literal(&code, h.span);
+            w.raw = h.raw.clone();
+            w.nspan = Some((ns, ns + h.raw.len()));
+            return Some(self.lower_code(&w, kind, &detail, child, origin, None, None));
         }
         let w = Word::literal(&code, span);
         Some(self.lower_code(&w, kind, &detail, child, origin, Some(span), None))
