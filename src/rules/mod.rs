@@ -183,6 +183,20 @@ pub static RULES: &[&dyn Rule] = &[
     &system::power_state::PowerState,
     &permissions::recursive_perm_system::RecursivePermissionSystem,
     &permissions::sudo_stdin_password::SudoStdinPassword,
+    // rules-a: begin
+    &filesystem::recursive_delete::RecursiveDelete,
+    &filesystem::delete_protected_path::DeleteProtectedPath,
+    &filesystem::find_delete::FindDelete,
+    &filesystem::xargs_rm::XargsRm,
+    &filesystem::shred_files::ShredFiles,
+    &permissions::world_writable::WorldWritable,
+    &permissions::chown_root::ChownRoot,
+    &permissions::chmod_exec::ChmodThenExecute,
+    &disks::format_image::FormatImage,
+    &disks::partition_write::PartitionWrite,
+    &disks::volume_removal::VolumeRemoval,
+    &disks::dd_to_file::DdToFile,
+    // rules-a: end
 ];
 
 /// Rules by the program names they apply to.
