@@ -2,12 +2,14 @@
 //! apply to, findings with spans and evidence, and the analysis/fallback findings.
 
 pub mod analysis;
+pub mod containers;
 mod declare;
 pub mod disks;
 pub mod filesystem;
 pub mod interpreters;
 pub mod permissions;
 pub mod processes;
+pub mod self_protection;
 pub mod system;
 pub mod util;
 
@@ -196,6 +198,16 @@ pub static RULES: &[&dyn Rule] = &[
     &disks::partition_write::PartitionWrite,
     &disks::volume_removal::VolumeRemoval,
     &disks::dd_to_file::DdToFile,
+    &processes::service_stop::ServiceStop,
+    &processes::force_kill::ForceKill,
+    &processes::kill_dynamic_pid::KillDynamicPid,
+    &processes::crontab_remove::CrontabRemove,
+    &self_protection::kill_harness::KillHarness,
+    &self_protection::gateway_stop::GatewayStop,
+    &self_protection::gateway_detached::GatewayDetached,
+    &self_protection::launchd_stop::LaunchdStop,
+    &containers::lifecycle::ContainerLifecycle,
+    &containers::daemon_redirect::DaemonRedirect,
     // rules-a: end
 ];
 
