@@ -6,6 +6,7 @@ pub mod containers;
 mod declare;
 pub mod disks;
 pub mod filesystem;
+pub mod git;
 pub mod interpreters;
 pub mod permissions;
 pub mod processes;
@@ -208,6 +209,13 @@ pub static RULES: &[&dyn Rule] = &[
     &self_protection::launchd_stop::LaunchdStop,
     &containers::lifecycle::ContainerLifecycle,
     &containers::daemon_redirect::DaemonRedirect,
+    &git::reset_hard::ResetHard,
+    &git::force_push::ForcePush,
+    &git::clean_force::CleanForce,
+    &git::branch_force_delete::BranchForceDelete,
+    &git::discard_changes::DiscardChanges,
+    &git::stash_drop::StashDrop,
+    &git::history_rewrite::HistoryRewrite,
     // rules-a: end
 ];
 

@@ -18,16 +18,60 @@ pub struct GlobalOpt {
 fn value_opts(prog: &str) -> &'static [&'static str] {
     match prog {
         "podman" | "podman-remote" => &[
-            "-c", "--connection", "--url", "--identity", "--root", "--runroot", "--storage-driver", "--log-level",
-            "--cgroup-manager", "--events-backend", "--hooks-dir", "--imagestore", "--module", "--network-cmd-path",
-            "--network-config-dir", "--runtime", "--runtime-flag", "--ssh", "--storage-opt", "--tmpdir", "--volumepath",
-            "--conmon", "--config", "--cni-config-dir", "--out",
+            "-c",
+            "--connection",
+            "--url",
+            "--identity",
+            "--root",
+            "--runroot",
+            "--storage-driver",
+            "--log-level",
+            "--cgroup-manager",
+            "--events-backend",
+            "--hooks-dir",
+            "--imagestore",
+            "--module",
+            "--network-cmd-path",
+            "--network-config-dir",
+            "--runtime",
+            "--runtime-flag",
+            "--ssh",
+            "--storage-opt",
+            "--tmpdir",
+            "--volumepath",
+            "--conmon",
+            "--config",
+            "--cni-config-dir",
+            "--out",
         ],
         "docker-compose" | "podman-compose" | "compose" => &[
-            "-f", "--file", "-p", "--project-name", "--project-directory", "--env-file", "--profile", "--ansi", "--parallel",
-            "--progress", "-H", "--host", "--context", "-c",
+            "-f",
+            "--file",
+            "-p",
+            "--project-name",
+            "--project-directory",
+            "--env-file",
+            "--profile",
+            "--ansi",
+            "--parallel",
+            "--progress",
+            "-H",
+            "--host",
+            "--context",
+            "-c",
         ],
-        _ => &["--config", "-c", "--context", "-H", "--host", "-l", "--log-level", "--tlscacert", "--tlscert", "--tlskey"],
+        _ => &[
+            "--config",
+            "-c",
+            "--context",
+            "-H",
+            "--host",
+            "-l",
+            "--log-level",
+            "--tlscacert",
+            "--tlscert",
+            "--tlskey",
+        ],
     }
 }
 
@@ -70,7 +114,10 @@ pub fn globals(prog: &str, words: &[Word]) -> (Vec<GlobalOpt>, usize) {
                 continue;
             }
         }
-        opts.push(GlobalOpt { name: t, value: None });
+        opts.push(GlobalOpt {
+            name: t,
+            value: None,
+        });
     }
     (opts, i)
 }
