@@ -116,27 +116,26 @@ impl Rule for KillHarness {
             }
         }
         // `pgrep hermes | xargs kill`: the stage before xargs.
-        if cmd.has_wrapper("xargs") {
-            if let Some(p) = cmd.pipe.filter(|p| p.stage > 0) {
-                let prev = cx
-                    .script
-                    .pipelines
-                    .get(p.pipeline)
-                    .and_then(|pl| pl.stages.get(p.stage - 1))
-                    .map(|st| st.tails.clone())
-                    .unwrap_or_default();
-                if let Some((h, by)) = Self::named_by(cx, &prev) {
-                    let mut f = Finding::on(
-                        &Self::META,
-                        cmd,
-                        format!(
-                            "xargs kill of the process ids printed by {by}, which names the agent harness ({h}){}",
-                            route(cmd)
-                        ),
-                    );
-                    f.hermes = vec!["kill process via pgrep/pidof expansion (self-termination)"];
-                    out.push(f);
-                }
+        let upstream = cmd.pipe.filter(|p| p.stage > 0 && cmd.has_wrapper("xargs"));
+        if let Some(p) = upstream {
+            let prev = cx
+                .script
+                .pipelines
+                .get(p.pipeline)
+                .and_then(|pl| pl.stages.get(p.stage - 1))
+                .map(|st| st.tails.clone())
+                .unwrap_or_default();
+            if let Some((h, by)) = Self::named_by(cx, &prev) {
+                let mut f = Finding::on(
+                    &Self::META,
+                    cmd,
+                    format!(
+                        "xargs kill of the process ids printed by {by}, which names the agent harness ({h}){}",
+                        route(cmd)
+                    ),
+                );
+                f.hermes = vec!["kill process via pgrep/pidof expansion (self-termination)"];
+                out.push(f);
             }
         }
     }
