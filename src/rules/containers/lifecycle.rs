@@ -38,7 +38,7 @@ declare_rule! {
     programs: ["docker", "podman", "nerdctl", "docker-compose", "podman-compose"],
     summary: "docker/podman stop, kill, restart, rm -f, rmi, prune, compose down",
     pass: ["docker ps", "docker run --rm alpine echo hi", "docker build -t x .", "docker logs -f web", "docker compose up -d", "docker rm web", "echo docker stop web", "docker stop --help", "docker compose ps"],
-    fail: ["docker stop web", "docker kill $(docker ps -q)", "sudo docker restart db", "docker rm -f web", "docker rmi alpine", "docker system prune -af", "docker volume rm data", "docker compose down", "docker-compose -f prod.yml stop", "podman stop web", "docker --context prod restart api", "docker -H tcp://h:2375 kill x", "docker container prune -f", "docker image prune -a", "docker compose -p app restart"],
+    fail: ["docker stop web", "docker builder prune -af", "docker stack rm app", "docker kill $(docker ps -q)", "sudo docker restart db", "docker rm -f web", "docker rmi alpine", "docker system prune -af", "docker volume rm data", "docker compose down", "docker-compose -f prod.yml stop", "podman stop web", "docker --context prod restart api", "docker -H tcp://h:2375 kill x", "docker container prune -f", "docker image prune -a", "docker compose -p app restart"],
 }
 
 fn has_force(rest: &[Word]) -> bool {
@@ -126,6 +126,17 @@ impl Rule for ContainerLifecycle {
                 }
                 ("volume", Some(v @ ("rm" | "remove" | "prune"))) => (
                     format!("{prog} volume {v} deletes data volumes and their contents"),
+                    None,
+                ),
+                ("builder" | "buildx", Some("prune")) => {
+                    (format!("{prog} {sub} prune deletes the build cache"), None)
+                }
+                ("network", Some("prune")) => (
+                    format!("{prog} network prune deletes every unused network"),
+                    None,
+                ),
+                ("stack" | "service", Some(v @ ("rm" | "remove"))) => (
+                    format!("{prog} {sub} {v} removes running services and their containers"),
                     None,
                 ),
                 ("container" | "pod", Some("prune")) => (

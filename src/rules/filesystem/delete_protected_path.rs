@@ -37,7 +37,7 @@ declare_rule! {
     hermes: ["delete in root path"],
     programs: ["rm", "unlink"],
     summary: "rm of a system file or a credential file",
-    pass: ["rm notes.txt", "rm /tmp/x.log", "rm -f build/a.o", "rm ~/project/old.txt", "echo rm /etc/passwd", "rm ~/.cache/pip/x"],
+    pass: ["rm notes.txt", "rm /tmp/x.log", "rm -f build/a.o", "rm ~/project/old.txt", "echo rm /etc/passwd", "rm ~/.cache/pip/x", "rm .env.example"],
     fail: ["rm /etc/passwd", "sudo rm -f /etc/hosts", "rm ~/.ssh/id_rsa", "unlink /usr/local/bin/tool", "rm ~/.aws/credentials", "rm ~/.bashrc", "rm .env", "rm /etc/*"],
 }
 
@@ -75,7 +75,11 @@ const HOME_CREDENTIALS: &[&str] = &[
 pub fn is_credential_path(path: &str, home: Option<&str>) -> bool {
     let base = path.rsplit('/').next().unwrap_or(path);
     if base == ".env" || base.starts_with(".env.") {
-        return true;
+        // Templates committed to the repository hold no secrets.
+        let template = [".example", ".sample", ".template", ".dist", ".defaults"]
+            .iter()
+            .any(|s| base.ends_with(s));
+        return !template;
     }
     let Some(h) = home else { return false };
     let Some(rel) = path

@@ -78,7 +78,7 @@ declare_rule! {
     hermes: ["git force push (rewrites remote history)", "git force push short flag (rewrites remote history)"],
     programs: ["git"],
     summary: "git push --force, +refspec, --mirror, --delete",
-    pass: ["git push", "git push origin main", "git push -u origin feature", "git commit -m 'push --force'", "echo git push -f", "git push --tags", "git pull --force"],
+    pass: ["git push", "git push -n -f", "git push origin main", "git push -u origin feature", "git commit -m 'push --force'", "echo git push -f", "git push --tags", "git pull --force"],
     fail: ["git push --force", "git push -f origin main", "git push -uf origin x", "git push --force-with-lease", "git push --force-with-lease=main:abc origin main", "git push origin +main", "git push --mirror backup", "git push origin --delete old", "git push origin :old", "git -C repo push -f", "git push --force-w origin main", "bash -c 'git push -f'"],
 }
 
@@ -95,7 +95,7 @@ impl Rule for ForcePush {
             return;
         }
         let a = parse_words(rest, &SPEC);
-        if a.long("help") {
+        if a.long("help") || a.long("dry-run") || a.short('n') {
             return;
         }
         const LONG: &str = "git force push (rewrites remote history)";

@@ -32,7 +32,7 @@ declare_rule! {
     programs: ["git"],
     summary: "git stash drop/clear deletes stashed work",
     pass: ["git stash", "git stash pop", "git stash list", "git stash push -m drop", "echo git stash clear"],
-    fail: ["git stash drop", "git stash drop stash@{1}", "git stash clear", "git -C repo stash clear", "git stash drop -q"],
+    fail: ["git stash drop", "git stash -q drop", "git stash drop stash@{1}", "git stash clear", "git -C repo stash clear", "git stash drop -q"],
 }
 
 impl Rule for StashDrop {
@@ -47,7 +47,11 @@ impl Rule for StashDrop {
         if sub != "stash" {
             return;
         }
-        let Some(verb) = rest.first().and_then(|w| w.lit()) else {
+        let Some(verb) = rest
+            .iter()
+            .filter_map(|w| w.lit())
+            .find(|t| !t.starts_with('-'))
+        else {
             return;
         };
         let what = match verb.as_str() {

@@ -134,7 +134,7 @@ declare_rule! {
     programs: ["systemctl", "service"],
     summary: "systemctl/service stop, restart, disable or mask",
     pass: ["systemctl status nginx", "systemctl start nginx", "systemctl --user list-units", "service nginx status", "systemctl enable --now docker", "echo systemctl stop nginx", "systemctl is-active sshd"],
-    fail: ["systemctl stop nginx", "sudo systemctl restart postgresql", "systemctl --user stop hermes-gateway", "systemctl -q disable sshd", "systemctl mask --now bluetooth", "service nginx stop", "sudo service apache2 restart", "systemctl -H web1 stop nginx", "systemctl kill -s KILL foo"],
+    fail: ["systemctl stop nginx", "sudo systemctl restart postgresql", "systemctl --user stop hermes-gateway", "systemctl -q disable sshd", "systemctl mask --now bluetooth", "service nginx stop", "sudo service apache2 restart", "service nginx --full-restart", "systemctl -H web1 stop nginx", "systemctl kill -s KILL foo"],
 }
 
 impl Rule for ServiceStop {
@@ -144,6 +144,27 @@ impl Rule for ServiceStop {
 
     fn check_command(&self, _cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
         let (verb, units) = if cmd.is("service") {
+            if cmd
+                .args()
+                .iter()
+                .any(|w| w.lit().is_some_and(|t| t == "--full-restart"))
+            {
+                let unit = cmd
+                    .args()
+                    .iter()
+                    .map(|w| w.text_with("…"))
+                    .find(|t| !t.starts_with('-'))
+                    .unwrap_or_default();
+                out.push(Finding::on(
+                    &Self::META,
+                    cmd,
+                    format!(
+                        "service {unit} --full-restart stops and starts the service{}",
+                        route(cmd)
+                    ),
+                ));
+                return;
+            }
             let ops: Vec<String> = cmd
                 .args()
                 .iter()

@@ -33,7 +33,7 @@ declare_rule! {
     programs: ["hermes"],
     summary: "hermes gateway stop/restart, hermes update",
     pass: ["hermes gateway status", "hermes --version", "echo hermes gateway stop", "hermes chat", "hermes gateway run"],
-    fail: ["hermes gateway stop", "hermes gateway restart", "hermes update", "~/.local/bin/hermes gateway stop", "bash -c 'hermes update'"],
+    fail: ["hermes gateway stop", "hermes -p work gateway stop", "hermes --verbose update", "hermes gateway restart", "hermes update", "~/.local/bin/hermes gateway stop", "bash -c 'hermes update'"],
 }
 
 impl Rule for GatewayStop {

@@ -17,11 +17,28 @@ pub fn harness_in(text: &str) -> Option<&'static str> {
     HARNESS.iter().copied().find(|h| t.contains(h))
 }
 
-/// The operands of a `hermes` command (words that are not options), as text.
+/// The operands of a `hermes` command from its subcommand on, as text. Options before
+/// the subcommand are skipped; when the first operand directly follows an option it is
+/// taken as that option's value (`hermes -p work gateway stop`).
 pub fn hermes_operands(cmd: &Command) -> Vec<String> {
-    cmd.args()
+    let words: Vec<String> = cmd.args().iter().map(|w: &Word| w.text_with("…")).collect();
+    let is_opt = |t: &String| t.starts_with('-') && t.len() > 1 && !t.contains('=');
+    let ops: Vec<(usize, &String)> = words
         .iter()
-        .map(|w: &Word| w.text_with("…"))
-        .filter(|t| !t.starts_with('-'))
-        .collect()
+        .enumerate()
+        .filter(|(_, t)| !t.starts_with('-'))
+        .collect();
+    let skip = match ops.first() {
+        Some((i, _)) if *i > 0 && words.get(i - 1).is_some_and(is_opt) => {
+            let next_is_sub = ops.get(1).is_some_and(|(_, t)| {
+                matches!(
+                    t.as_str(),
+                    "gateway" | "update" | "chat" | "config" | "setup" | "status"
+                )
+            });
+            usize::from(next_is_sub)
+        }
+        _ => 0,
+    };
+    ops.into_iter().skip(skip).map(|(_, t)| t.clone()).collect()
 }
