@@ -32,7 +32,7 @@ declare_rule! {
     hermes: [],
     programs: ["fdisk", "sfdisk", "parted", "sgdisk", "gdisk", "cgdisk", "cfdisk"],
     summary: "fdisk/sfdisk/parted/sgdisk that change a partition table",
-    pass: ["fdisk -l", "sudo fdisk -l /dev/sda", "parted -l", "parted /dev/sda print", "sgdisk -p /dev/sda", "sfdisk --dump /dev/sda", "gdisk -l /dev/nvme0n1", "fdisk --help", "echo fdisk /dev/sda"],
+    pass: ["fdisk -l", "sudo fdisk -l /dev/sda", "parted -l", "parted /dev/sda print", "sgdisk -p /dev/sda", "sgdisk --backup=table.bin /dev/sda", "sfdisk --dump /dev/sda", "gdisk -l /dev/nvme0n1", "fdisk --help", "echo fdisk /dev/sda"],
     fail: ["fdisk /dev/sdb", "sudo parted /dev/sdb mklabel gpt", "parted -s /dev/sdb mkpart primary ext4 1MiB 100%", "sgdisk --zap-all /dev/sdb", "sgdisk -n 1:0:0 /dev/sdb", "sfdisk /dev/sdb < layout", "cfdisk /dev/sda", "gdisk /dev/sdb", "sfdisk --delete /dev/sdb 2"],
 }
 
@@ -139,6 +139,9 @@ fn read_only(prog: &str, args: &[String]) -> bool {
                             | "-V"
                             | "--version"
                     ) || o.starts_with("--info=")
+                        || o.starts_with("--backup=")
+                        || o.as_str() == "--backup"
+                        || o.as_str() == "-b"
                 })
         }
         "gdisk" | "cgdisk" => short('l'),

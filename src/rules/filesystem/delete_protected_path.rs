@@ -131,7 +131,14 @@ impl Rule for DeleteProtectedPath {
                 }
                 _ => continue,
             };
-            let what = if system {
+            let what = if system && w.has_glob() {
+                format!(
+                    "{prog} deletes every file matching {} in {}{}",
+                    w.text_with("…"),
+                    describe(&class),
+                    route(cmd)
+                )
+            } else if system {
                 format!("{prog} deletes {}{}", describe(&class), route(cmd))
             } else if path.ends_with('*') {
                 format!(

@@ -57,7 +57,7 @@ pub fn selector<'a>(prog: &str, words: &'a [Word]) -> Selector<'a> {
     let values: &str = if prog == "killall" {
         "suoyY"
     } else {
-        "gGPstuUFcd"
+        "gGPstuUFd"
     };
     let mut s = Selector {
         signal: None,
