@@ -2,7 +2,7 @@
 
 use crate::declare_rule;
 use crate::model::Command;
-use crate::model::paths::PathClass;
+use crate::model::paths::{self, PathClass};
 use crate::rules::util::{classify, describe, route};
 use crate::rules::{Cx, Finding, Rule, RuleMeta};
 
@@ -38,7 +38,7 @@ declare_rule! {
     programs: ["rm", "unlink"],
     summary: "rm of a system file or a credential file",
     pass: ["rm notes.txt", "rm /tmp/x.log", "rm -f build/a.o", "rm ~/project/old.txt", "echo rm /etc/passwd", "rm ~/.cache/pip/x", "rm .env.example"],
-    fail: ["rm /etc/passwd", "sudo rm -f /etc/hosts", "rm ~/.ssh/id_rsa", "unlink /usr/local/bin/tool", "rm ~/.aws/credentials", "rm ~/.bashrc", "rm .env", "rm /etc/*"],
+    fail: ["rm /etc/passwd", "sudo rm -f /etc/hosts", "rm ~/.ssh/id_rsa", "unlink /usr/local/bin/tool", "rm ~/.aws/credentials", "rm ~/.bashrc", "rm .env", "rm /etc/*", "cd /etc && rm passwd"],
 }
 
 /// Credential and guard files below the home directory (relative to it).
@@ -114,7 +114,19 @@ impl Rule for DeleteProtectedPath {
         let home = cx.ctx.home.as_deref();
         let prog = cmd.name.as_deref().unwrap_or("rm");
         for w in operands {
-            let class = classify(cmd, w, home);
+            let class = match classify(cmd, w, home) {
+                // Inside the working directory, but the working directory may itself be a
+                // system directory (`cd /etc && rm passwd`): judge the absolute path alone.
+                PathClass::Workspace(p) | PathClass::WorkDirItself(p) => {
+                    match paths::classify_abs(&p, home, None) {
+                        c @ (PathClass::Root
+                        | PathClass::SystemDir(_)
+                        | PathClass::InsideSystem(_)) => c,
+                        _ => PathClass::Workspace(p),
+                    }
+                }
+                c => c,
+            };
             let (system, path) = match &class {
                 PathClass::Root | PathClass::SystemDir(_) | PathClass::InsideSystem(_) => {
                     (true, String::new())
