@@ -7,7 +7,7 @@ use crate::rules::{Cx, Finding, Rule, RuleMeta};
 
 declare_rule! {
     /// ## What it does
-    /// Flags `find` with the `-delete` action, and any `rm` that `find` runs through
+    /// Flags `find` with the `-delete` action, and any `rm` or `unlink` that `find` runs through
     /// `-exec`, `-execdir`, `-ok` or `-okdir` (also `/bin/rm`, `sudo rm`, or an `rm` inside
     /// `-exec sh -c '...'`).
     ///
@@ -24,18 +24,18 @@ declare_rule! {
     /// ```
     ///
     /// ## Known limitations
-    /// `find -exec` running another deleting program (`unlink`, `shred`) is judged by that
-    /// program's rules, not this one.
+    /// `find -exec shred` is judged by the shred rule; other deleting programs run by find
+    /// (`truncate`, `mv` to `/dev/null`) are not recognised.
     pub struct FindDelete;
     code: "SG2003",
     name: "find-delete",
     severity: Approve,
     category: Filesystem,
     hermes: ["find -delete", "find -exec/-execdir rm"],
-    programs: ["find", "rm"],
+    programs: ["find", "rm", "unlink"],
     summary: "find -delete or find -exec rm",
     pass: ["find . -name '*.pyc'", "find . -name x -print", "find . -exec ls {} \\;", "echo find . -delete", "find . -name '-delete'"],
-    fail: ["find . -name '*.pyc' -delete", "find /tmp -mtime +7 -delete", "find . -type f -exec rm {} \\;", "find . -execdir /bin/rm -f {} +", "sudo find /var/log -name '*.gz' -exec rm -f {} +", "find . -exec sh -c 'rm \"$1\"' _ {} \\;"],
+    fail: ["find . -name '*.pyc' -delete", "find /tmp -mtime +7 -delete", "find . -type f -exec rm {} \\;", "find . -execdir /bin/rm -f {} +", "sudo find /var/log -name '*.gz' -exec rm -f {} +", "find . -exec sh -c 'rm \"$1\"' _ {} \\;", "find . -name x -exec unlink {} \\;"],
 }
 
 impl Rule for FindDelete {
@@ -90,7 +90,11 @@ impl Rule for FindDelete {
             let mut f = Finding::on(
                 &Self::META,
                 cmd,
-                format!("find runs rm on every file it matches{}", route(cmd)),
+                format!(
+                    "find runs {} on every file it matches{}",
+                    cmd.name.as_deref().unwrap_or("rm"),
+                    route(cmd)
+                ),
             );
             f.hermes = vec!["find -exec/-execdir rm"];
             out.push(f);

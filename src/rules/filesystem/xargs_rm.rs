@@ -7,7 +7,7 @@ use crate::rules::{Cx, Finding, Rule, RuleMeta};
 
 declare_rule! {
     /// ## What it does
-    /// Flags `rm` run by `xargs` (`... | xargs rm`, `xargs -0 rm -f`, `sudo xargs rm`,
+    /// Flags `rm` (and `unlink`) run by `xargs` (`... | xargs rm`, `xargs -0 rm -f`, `sudo xargs rm`,
     /// `xargs -I{} rm {}`, also inside `bash -c`).
     ///
     /// ## Why is this bad?
@@ -21,17 +21,17 @@ declare_rule! {
     /// ```
     ///
     /// ## Known limitations
-    /// Other deleting programs run by xargs (`unlink`, `shred`) are judged by their own rules.
+    /// `xargs shred` is judged by the shred rule; `parallel rm` is not recognised here.
     pub struct XargsRm;
     code: "SG2004",
     name: "xargs-rm",
     severity: Approve,
     category: Filesystem,
     hermes: ["xargs with rm"],
-    programs: ["rm"],
+    programs: ["rm", "unlink"],
     summary: "rm of names read by xargs",
     pass: ["ls | xargs echo", "find . -print0 | xargs -0 wc -l", "echo 'xargs rm'", "rm a.txt"],
-    fail: ["ls *.tmp | xargs rm", "find . -name '*.o' -print0 | xargs -0 rm -f", "cat list | sudo xargs rm", "xargs -I{} rm {} < files.txt", "git ls-files -o | xargs -n1 /bin/rm"],
+    fail: ["ls *.tmp | xargs rm", "find . -name '*.o' -print0 | xargs -0 rm -f", "cat list | sudo xargs rm", "xargs -I{} rm {} < files.txt", "git ls-files -o | xargs -n1 /bin/rm", "ls | xargs -n1 unlink"],
 }
 
 impl Rule for XargsRm {
@@ -45,7 +45,11 @@ impl Rule for XargsRm {
             out.push(Finding::on(
                 &Self::META,
                 cmd,
-                format!("xargs runs rm on names read from its input{}", route(cmd)),
+                format!(
+                    "xargs runs {} on names read from its input{}",
+                    cmd.name.as_deref().unwrap_or("rm"),
+                    route(cmd)
+                ),
             ));
         }
     }

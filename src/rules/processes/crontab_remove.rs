@@ -13,7 +13,8 @@ const SPEC: FlagSpec = FlagSpec {
 
 declare_rule! {
     /// ## What it does
-    /// Flags `crontab -r` (also `-ri`, `-u USER -r`, through `sudo`).
+    /// Flags `crontab -r` (also `-ri`, `-u USER -r`, through `sudo`) and `crontab /dev/null`,
+    /// which installs an empty crontab.
     ///
     /// ## Why is this bad?
     /// It deletes every scheduled job of the user at once, without a backup; `-r` sits next
@@ -37,7 +38,7 @@ declare_rule! {
     programs: ["crontab"],
     summary: "crontab -r deletes all scheduled jobs",
     pass: ["crontab -l", "crontab -e", "echo crontab -r", "crontab -u root -l"],
-    fail: ["crontab -r", "crontab -ir", "sudo crontab -u www-data -r", "bash -c 'crontab -r'"],
+    fail: ["crontab -r", "crontab -ir", "sudo crontab -u www-data -r", "bash -c 'crontab -r'", "crontab /dev/null"],
 }
 
 impl Rule for CrontabRemove {
@@ -47,6 +48,17 @@ impl Rule for CrontabRemove {
 
     fn check_command(&self, _cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
         let a = parse(cmd, &SPEC);
+        if a.operands
+            .iter()
+            .any(|w| w.lit().is_some_and(|t| t == "/dev/null"))
+        {
+            out.push(Finding::on(
+                &Self::META,
+                cmd,
+                format!("crontab /dev/null replaces the crontab with an empty one, deleting every job{}", route(cmd)),
+            ));
+            return;
+        }
         if a.short('r') {
             let who = a
                 .value("-u")

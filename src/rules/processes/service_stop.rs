@@ -110,7 +110,9 @@ declare_rule! {
     /// ## What it does
     /// Flags `systemctl stop|restart|try-restart|reload-or-restart|disable|mask|kill|isolate`
     /// (systemctl's own options such as `--user`, `-q`, `--no-block`, `-H host` before the
-    /// verb do not hide it) and `service NAME stop|restart|force-reload`.
+    /// verb do not hide it), `service NAME stop|restart|force-reload|--full-restart`,
+    /// `rc-service NAME stop|restart`, `sv down|stop|restart|kill NAME` and
+    /// `initctl stop|restart NAME`.
     ///
     /// ## Why is this bad?
     /// Stopping or restarting a service interrupts whatever depends on it (a database, a web
@@ -131,10 +133,10 @@ declare_rule! {
     severity: Approve,
     category: Processes,
     hermes: ["stop/restart system service"],
-    programs: ["systemctl", "service"],
+    programs: ["systemctl", "service", "rc-service", "sv", "initctl"],
     summary: "systemctl/service stop, restart, disable or mask",
-    pass: ["systemctl status nginx", "systemctl start nginx", "systemctl --user list-units", "service nginx status", "systemctl enable --now docker", "echo systemctl stop nginx", "systemctl is-active sshd"],
-    fail: ["systemctl stop nginx", "sudo systemctl restart postgresql", "systemctl --user stop hermes-gateway", "systemctl -q disable sshd", "systemctl mask --now bluetooth", "service nginx stop", "sudo service apache2 restart", "service nginx --full-restart", "systemctl -H web1 stop nginx", "systemctl kill -s KILL foo"],
+    pass: ["systemctl status nginx", "systemctl start nginx", "systemctl --user list-units", "service nginx status", "sv status nginx", "rc-service nginx start", "systemctl enable --now docker", "echo systemctl stop nginx", "systemctl is-active sshd"],
+    fail: ["systemctl stop nginx", "sudo systemctl restart postgresql", "systemctl --user stop hermes-gateway", "systemctl -q disable sshd", "systemctl mask --now bluetooth", "service nginx stop", "sudo service apache2 restart", "service nginx --full-restart", "rc-service nginx stop", "sv down nginx", "initctl stop ssh", "systemctl -H web1 stop nginx", "systemctl kill -s KILL foo"],
 }
 
 impl Rule for ServiceStop {
@@ -143,7 +145,7 @@ impl Rule for ServiceStop {
     }
 
     fn check_command(&self, _cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
-        let (verb, units) = if cmd.is("service") {
+        let (verb, units) = if cmd.is("service") || cmd.is("rc-service") {
             if cmd
                 .args()
                 .iter()
@@ -173,6 +175,25 @@ impl Rule for ServiceStop {
                 .collect();
             match ops.as_slice() {
                 [unit, verb, ..] => (verb.clone(), unit.clone()),
+                _ => return,
+            }
+        } else if cmd.is("sv") || cmd.is("initctl") {
+            let ops: Vec<String> = cmd
+                .args()
+                .iter()
+                .map(|w| w.text_with("…"))
+                .filter(|t| !t.starts_with('-'))
+                .collect();
+            match ops.as_slice() {
+                [verb, units @ ..] => {
+                    let v = match verb.as_str() {
+                        "down" | "d" | "force-stop" => "stop".to_string(),
+                        "t" | "term" | "force-restart" => "restart".to_string(),
+                        "k" => "kill".to_string(),
+                        v => v.to_string(),
+                    };
+                    (v, units.join(" "))
+                }
                 _ => return,
             }
         } else {
