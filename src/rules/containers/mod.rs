@@ -104,15 +104,16 @@ pub fn globals(prog: &str, words: &[Word]) -> (Vec<GlobalOpt>, usize) {
             continue;
         }
         // `-Htcp://host`: a value-taking short option with its value attached.
-        if !t.starts_with("--") && t.len() > 2 {
-            let head = &t[..2];
-            if vals.contains(&head) {
-                opts.push(GlobalOpt {
-                    name: head.to_string(),
-                    value: Some(t[2..].to_string()),
-                });
-                continue;
-            }
+        if !t.starts_with("--")
+            && let (Some(head), Some(rest)) = (t.get(..2), t.get(2..))
+            && !rest.is_empty()
+            && vals.contains(&head)
+        {
+            opts.push(GlobalOpt {
+                name: head.to_string(),
+                value: Some(rest.to_string()),
+            });
+            continue;
         }
         opts.push(GlobalOpt {
             name: t,
@@ -125,4 +126,49 @@ pub fn globals(prog: &str, words: &[Word]) -> (Vec<GlobalOpt>, usize) {
 /// The program family of a container command (`docker`, `podman`, `docker-compose`).
 pub fn family(cmd: &Command) -> &str {
     cmd.name.as_deref().unwrap_or("docker")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Context, analyze};
+
+    fn first_globals(src: &str) -> (Vec<String>, Option<String>) {
+        let a = analyze(src, &Context::fixture());
+        let Some(cmd) = a.script.commands.first() else {
+            return (Vec::new(), None);
+        };
+        let (opts, i) = globals(family(cmd), cmd.args());
+        let sub = cmd.args().get(i).and_then(|w| w.lit());
+        (opts.into_iter().map(|o| o.name).collect(), sub)
+    }
+
+    #[test]
+    fn global_options_do_not_hide_the_subcommand() {
+        assert_eq!(
+            first_globals("docker --context prod -D stop web"),
+            (vec!["--context".into(), "-D".into()], Some("stop".into()))
+        );
+        assert_eq!(
+            first_globals("docker -Htcp://h:2375 ps"),
+            (vec!["-H".into()], Some("ps".into()))
+        );
+        assert_eq!(
+            first_globals("docker --host=ssh://x ps").1,
+            Some("ps".into())
+        );
+        assert_eq!(
+            first_globals("podman --remote --url ssh://x ps").1,
+            Some("ps".into())
+        );
+        assert_eq!(
+            first_globals("docker-compose -f a.yml -p app down").1,
+            Some("down".into())
+        );
+    }
+
+    #[test]
+    fn multibyte_option_text_does_not_split_a_character() {
+        assert_eq!(first_globals("docker -é ps").1, Some("ps".into()));
+    }
 }

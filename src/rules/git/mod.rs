@@ -51,3 +51,34 @@ pub fn subcommand(cmd: &Command) -> Option<(String, &[Word])> {
     let sub = words.get(i)?.lit()?;
     Some((sub, words.get(i + 1..).unwrap_or(&[])))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Context, analyze};
+
+    fn sub(src: &str) -> Option<String> {
+        let a = analyze(src, &Context::fixture());
+        let cmd = a.script.commands.iter().find(|c| c.is("git"))?;
+        subcommand(cmd).map(|(s, _)| s)
+    }
+
+    #[test]
+    fn global_options_do_not_hide_the_subcommand() {
+        assert_eq!(sub("git -C repo reset --hard").as_deref(), Some("reset"));
+        assert_eq!(
+            sub("git -c a.b=c --no-pager -p push -f").as_deref(),
+            Some("push")
+        );
+        assert_eq!(
+            sub("git --git-dir=.git --work-tree x clean -f").as_deref(),
+            Some("clean")
+        );
+        assert_eq!(
+            sub("git --git-dir .git branch -D x").as_deref(),
+            Some("branch")
+        );
+        assert_eq!(sub("git --version"), None);
+        assert_eq!(sub("git $SUB --hard"), None);
+    }
+}

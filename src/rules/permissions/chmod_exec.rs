@@ -117,3 +117,27 @@ impl Rule for ChmodThenExecute {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::adds_exec;
+
+    #[test]
+    fn modes_that_make_a_file_executable() {
+        for m in [
+            "+x",
+            "u+x",
+            "a+rx",
+            "755",
+            "0700",
+            "711",
+            "=rwx",
+            "u=rwx,go=rx",
+        ] {
+            assert!(adds_exec(m), "{m} adds exec");
+        }
+        for m in ["644", "-x", "u-x", "600", "go-x", "+r"] {
+            assert!(!adds_exec(m), "{m} does not add exec");
+        }
+    }
+}

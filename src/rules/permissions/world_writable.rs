@@ -196,3 +196,24 @@ impl Rule for WorldWritable {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::world_writable;
+
+    #[test]
+    fn numeric_and_symbolic_modes() {
+        for m in [
+            "777", "666", "0777", "1777", "2", "757", "o+w", "a+w", "go+w", "a=rwx", "u+x,o+w",
+            "o+rw-x", "a+rwX",
+        ] {
+            assert!(world_writable(m), "{m} grants write to others");
+        }
+        for m in [
+            "644", "755", "775", "0755", "+w", "u+w,g+w", "o-w", "a-w", "go=u-w", "=rw", "888",
+            "o+r", "",
+        ] {
+            assert!(!world_writable(m), "{m} does not grant write to others");
+        }
+    }
+}

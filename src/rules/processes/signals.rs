@@ -157,3 +157,55 @@ pub fn selector<'a>(prog: &str, words: &'a [Word]) -> Selector<'a> {
     }
     s
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Context, analyze};
+
+    #[test]
+    fn kill_signal_spellings() {
+        for s in ["9", "-9", "KILL", "kill", "SIGKILL", "-SIGKILL"] {
+            assert!(is_kill_signal(s), "{s}");
+        }
+        for s in ["15", "TERM", "HUP", "1", "99"] {
+            assert!(!is_kill_signal(s), "{s}");
+        }
+    }
+
+    #[test]
+    fn killall_and_pkill_selectors() {
+        let ctx = Context::fixture();
+        let sel = |src: &str| {
+            let a = analyze(src, &ctx);
+            a.script.commands.first().map(|c| {
+                let s = selector(c.name.as_deref().unwrap_or(""), c.args());
+                (
+                    s.signal,
+                    s.via_s,
+                    s.regex,
+                    s.patterns
+                        .iter()
+                        .map(|w| w.text_with("?"))
+                        .collect::<Vec<_>>(),
+                )
+            })
+        };
+        assert_eq!(
+            sel("killall -s KILL node"),
+            Some((Some("KILL".into()), true, false, vec!["node".into()]))
+        );
+        assert_eq!(
+            sel("killall -qr 'wo.*'"),
+            Some((None, false, true, vec!["wo.*".into()]))
+        );
+        assert_eq!(
+            sel("pkill -9 -u bob node"),
+            Some((Some("9".into()), false, false, vec!["node".into()]))
+        );
+        assert_eq!(
+            sel("pkill --signal=KILL -f x"),
+            Some((Some("KILL".into()), true, false, vec!["x".into()]))
+        );
+    }
+}
