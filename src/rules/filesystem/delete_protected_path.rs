@@ -1,8 +1,8 @@
 //! SG2002: non-recursive `rm`/`unlink` of a system file or a credential file.
 
 use crate::declare_rule;
-use crate::model::Command;
 use crate::model::paths::{self, PathClass};
+use crate::model::{Command, Word, WordValue};
 use crate::rules::util::{classify, describe, route};
 use crate::rules::{Cx, Finding, Rule, RuleMeta};
 
@@ -28,7 +28,8 @@ declare_rule! {
     /// ```
     ///
     /// ## Known limitations
-    /// Paths known only at run time are not judged by this rule.
+    /// A name known only at run time is judged by its known directory (`rm /etc/$F` asks);
+    /// a path that is entirely unknown (`rm "$F"`) is not judged.
     pub struct DeleteProtectedPath;
     code: "SG2002",
     name: "delete-system-or-credential-file",
@@ -38,7 +39,7 @@ declare_rule! {
     programs: ["rm", "unlink"],
     summary: "rm of a system file or a credential file",
     pass: ["rm notes.txt", "rm /tmp/x.log", "rm -f build/a.o", "rm ~/project/old.txt", "echo rm /etc/passwd", "rm ~/.cache/pip/x", "rm .env.example"],
-    fail: ["rm /etc/passwd", "sudo rm -f /etc/hosts", "rm ~/.ssh/id_rsa", "unlink /usr/local/bin/tool", "rm ~/.aws/credentials", "rm ~/.bashrc", "rm .env", "rm /etc/*", "cd /etc && rm passwd"],
+    fail: ["rm /etc/passwd", "sudo rm -f /etc/hosts", "rm ~/.ssh/id_rsa", "unlink /usr/local/bin/tool", "rm ~/.aws/credentials", "rm ~/.bashrc", "rm .env", "rm /etc/*", "cd /etc && rm passwd", "rm -f /etc/$F"],
 }
 
 /// Credential and guard files below the home directory (relative to it).
@@ -93,6 +94,25 @@ pub fn is_credential_path(path: &str, home: Option<&str>) -> bool {
         .any(|c| rel == *c || rel.strip_prefix(c).is_some_and(|r| r.starts_with('/')))
 }
 
+/// Temporary directories, where deleting an unknown name is routine.
+fn is_temp_dir(dir: &str) -> bool {
+    let d = paths::fold(dir);
+    matches!(
+        d.as_str(),
+        "/tmp" | "/var/tmp" | "/private/tmp" | "/dev/shm"
+    ) || d.starts_with("/tmp/")
+        || d.starts_with("/var/tmp/")
+}
+
+/// The known directory part of a path whose file name is only known at run time.
+fn known_dir(cmd: &Command, w: &Word) -> Option<String> {
+    let WordValue::Partial { prefix, .. } = w.value() else {
+        return None;
+    };
+    let dir = &prefix[..=prefix.rfind('/')?];
+    paths::resolve(dir, cmd.cwd.as_deref())
+}
+
 impl Rule for DeleteProtectedPath {
     fn meta(&self) -> &'static RuleMeta {
         &Self::META
@@ -125,6 +145,18 @@ impl Rule for DeleteProtectedPath {
                         _ => PathClass::Workspace(p),
                     }
                 }
+                // `rm /etc/$F`: the file is unknown, but the directory is known.
+                PathClass::Unknown(_) => match known_dir(cmd, w) {
+                    Some(dir) if !is_temp_dir(&dir) => {
+                        match paths::classify_abs(&dir, home, None) {
+                            PathClass::Root
+                            | PathClass::SystemDir(_)
+                            | PathClass::InsideSystem(_) => PathClass::InsideSystem(dir),
+                            _ => continue,
+                        }
+                    }
+                    _ => continue,
+                },
                 c => c,
             };
             let (system, path) = match &class {
@@ -143,7 +175,14 @@ impl Rule for DeleteProtectedPath {
                 }
                 _ => continue,
             };
-            let what = if system && w.has_glob() {
+            let what = if w.is_dynamic() {
+                format!(
+                    "{prog} deletes {}, a path under {} whose name is known only at run time{}",
+                    w.text_with("$?"),
+                    describe(&class),
+                    route(cmd)
+                )
+            } else if system && w.has_glob() {
                 format!(
                     "{prog} deletes every file matching {} in {}{}",
                     w.text_with("…"),

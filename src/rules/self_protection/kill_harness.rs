@@ -29,7 +29,8 @@ declare_rule! {
     ///
     /// ## Known limitations
     /// Process ids read from a file or variable whose name does not mention the harness are
-    /// not recognised.
+    /// not recognised. Any pattern containing one of the names counts, so an unrelated
+    /// `pkill -f api-gateway` asks too.
     pub struct KillHarness;
     code: "SG3101",
     name: "kill-agent-harness",
