@@ -61,7 +61,11 @@ impl Rule for FormatImage {
             .args()
             .iter()
             .rev()
-            .find(|w| !w.lit().is_some_and(|t| t.starts_with('-')))
+            // The device or image comes last, possibly followed by a block count.
+            .find(|w| {
+                !w.lit()
+                    .is_some_and(|t| t.starts_with('-') || t.chars().all(|c| c.is_ascii_digit()))
+            })
         else {
             return;
         };

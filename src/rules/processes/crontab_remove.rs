@@ -6,7 +6,7 @@ use crate::rules::util::{FlagSpec, parse, route};
 use crate::rules::{Cx, Finding, Rule, RuleMeta};
 
 const SPEC: FlagSpec = FlagSpec {
-    short_values: "us",
+    short_values: "unx",
     longs: &[],
     long_values: &[],
 };
@@ -37,8 +37,8 @@ declare_rule! {
     hermes: [],
     programs: ["crontab"],
     summary: "crontab -r deletes all scheduled jobs",
-    pass: ["crontab -l", "crontab -e", "echo crontab -r", "crontab -u root -l"],
-    fail: ["crontab -r", "crontab -ir", "sudo crontab -u www-data -r", "bash -c 'crontab -r'", "crontab /dev/null"],
+    pass: ["crontab -l", "crontab -e", "echo crontab -r", "crontab -u root -l", "crontab -s -l"],
+    fail: ["crontab -r", "crontab -ir", "sudo crontab -u www-data -r", "bash -c 'crontab -r'", "crontab /dev/null", "crontab -s -r"],
 }
 
 impl Rule for CrontabRemove {

@@ -55,7 +55,7 @@ pub struct Selector<'a> {
 pub fn selector<'a>(prog: &str, words: &'a [Word]) -> Selector<'a> {
     // Short options that take a value.
     let values: &str = if prog == "killall" {
-        "suoyY"
+        "suoyYn"
     } else {
         "gGPstuUFd"
     };
