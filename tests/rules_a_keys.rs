@@ -14,7 +14,11 @@ fn findings_carry_only_declared_hermes_keys() {
             continue;
         }
         for ex in m.fail {
-            for f in analyze(ex, &ctx).findings.iter().filter(|f| f.rule == m.code) {
+            for f in analyze(ex, &ctx)
+                .findings
+                .iter()
+                .filter(|f| f.rule == m.code)
+            {
                 for k in &f.hermes {
                     if !m.hermes.contains(k) {
                         problems.push(format!("{}: undeclared Hermes key {k:?} for {ex}", m.code));
