@@ -216,7 +216,11 @@ fn debug_views_print_tree_model_and_dot() {
     ] {
         assert!(m.contains(needle), "--model lacks {needle:?}:\n{m}");
     }
-    assert_eq!(code(&o), 0, "debug views still exit with the decision");
+    assert_eq!(
+        code(&o),
+        1,
+        "debug views still exit with the decision (ask: a recursive delete)"
+    );
     let o = shellgate(&with_fixture("explain", &["--cst", "--graph", "ls"]), None);
     let both = stdout(&o);
     assert!(

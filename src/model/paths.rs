@@ -207,12 +207,23 @@ pub fn classify_word(word: &Word, cwd: Option<&str>, home: Option<&str>) -> Path
                     Some(i) => &prefix[..=i],
                     None => prefix.as_str(),
                 };
-                let class = classify_text(dir.trim_end_matches('/'), cwd, home);
-                return match class {
-                    PathClass::Root | PathClass::SystemDir(_) | PathClass::Home(_) => {
+                let dir_only = if dir == "/" {
+                    "/"
+                } else {
+                    dir.trim_end_matches('/')
+                };
+                // The unknown rest may be empty: inside `/` or a home directory that can
+                // mean the directory itself, so the path stays unknown; elsewhere it is
+                // something inside the known directory.
+                return match classify_text(dir_only, cwd, home) {
+                    PathClass::Root | PathClass::Home(_) => {
                         PathClass::Unknown(word.text_with("$?"))
                     }
-                    c => c,
+                    PathClass::SystemDir(d) => PathClass::InsideSystem(format!(
+                        "{d}/{}",
+                        word.text_with("$?").rsplit('/').next().unwrap_or("")
+                    )),
+                    _ => classify_text(&format!("{dir}\u{fffd}"), cwd, home),
                 };
             }
             PathClass::Unknown(word.text_with("$?"))

@@ -2,12 +2,15 @@
 //! apply to, findings with spans and evidence, and the analysis/fallback findings.
 
 pub mod analysis;
+pub mod containers;
 mod declare;
 pub mod disks;
 pub mod filesystem;
+pub mod git;
 pub mod interpreters;
 pub mod permissions;
 pub mod processes;
+pub mod self_protection;
 pub mod sql;
 pub mod system;
 pub mod util;
@@ -187,6 +190,37 @@ pub static RULES: &[&dyn Rule] = &[
     &permissions::sudo_stdin_password::SudoStdinPassword,
     &sql::destructive_sql::DestructiveSql,
     &interpreters::inline_code_capability::InlineCodeCapability,
+    // rules-a: begin
+    &filesystem::recursive_delete::RecursiveDelete,
+    &filesystem::delete_protected_path::DeleteProtectedPath,
+    &filesystem::find_delete::FindDelete,
+    &filesystem::xargs_rm::XargsRm,
+    &filesystem::shred_files::ShredFiles,
+    &permissions::world_writable::WorldWritable,
+    &permissions::chown_root::ChownRoot,
+    &permissions::chmod_exec::ChmodThenExecute,
+    &disks::format_image::FormatImage,
+    &disks::partition_write::PartitionWrite,
+    &disks::volume_removal::VolumeRemoval,
+    &disks::dd_to_file::DdToFile,
+    &processes::service_stop::ServiceStop,
+    &processes::force_kill::ForceKill,
+    &processes::kill_dynamic_pid::KillDynamicPid,
+    &processes::crontab_remove::CrontabRemove,
+    &self_protection::kill_harness::KillHarness,
+    &self_protection::gateway_stop::GatewayStop,
+    &self_protection::gateway_detached::GatewayDetached,
+    &self_protection::launchd_stop::LaunchdStop,
+    &containers::lifecycle::ContainerLifecycle,
+    &containers::daemon_redirect::DaemonRedirect,
+    &git::reset_hard::ResetHard,
+    &git::force_push::ForcePush,
+    &git::clean_force::CleanForce,
+    &git::branch_force_delete::BranchForceDelete,
+    &git::discard_changes::DiscardChanges,
+    &git::stash_drop::StashDrop,
+    &git::history_rewrite::HistoryRewrite,
+    // rules-a: end
 ];
 
 /// Rules by the program names they apply to.

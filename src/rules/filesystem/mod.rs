@@ -1,7 +1,12 @@
 //! Filesystem rules: recursive deletes and deletes of critical paths.
 
+pub mod delete_protected_path;
+pub mod find_delete;
+pub mod recursive_delete;
 pub mod recursive_delete_critical;
 pub mod recursive_delete_maybe_root;
+pub mod shred_files;
+pub mod xargs_rm;
 
 use crate::model::Command;
 use crate::rules::util::{Args, FlagSpec, parse};

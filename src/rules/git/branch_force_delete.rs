@@ -1,0 +1,125 @@
+//! SG3304: `git branch -D` and its long spellings.
+
+use crate::declare_rule;
+use crate::model::Command;
+use crate::rules::util::{FlagSpec, parse_words, route};
+use crate::rules::{Cx, Finding, Rule, RuleMeta};
+
+use super::subcommand;
+
+const SPEC: FlagSpec = FlagSpec {
+    short_values: "u",
+    longs: &[
+        "delete",
+        "force",
+        "create-reflog",
+        "move",
+        "copy",
+        "list",
+        "set-upstream-to",
+        "unset-upstream",
+        "contains",
+        "no-contains",
+        "merged",
+        "no-merged",
+        "sort",
+        "points-at",
+        "format",
+        "color",
+        "no-color",
+        "column",
+        "no-column",
+        "track",
+        "no-track",
+        "edit-description",
+        "show-current",
+        "verbose",
+        "quiet",
+        "abbrev",
+        "no-abbrev",
+        "ignore-case",
+        "omit-empty",
+        "remotes",
+        "all",
+        "recurse-submodules",
+        "help",
+    ],
+    long_values: &["set-upstream-to", "sort", "format", "points-at"],
+};
+
+declare_rule! {
+    /// ## What it does
+    /// Flags `git branch -D`, and `-d`/`--delete` combined with `-f`/`--force` in any order
+    /// or cluster (`-df`, `--delete --force`, `--force --delete`). `git branch -d` alone,
+    /// which refuses to delete unmerged work, is allowed.
+    ///
+    /// ## Why is this bad?
+    /// A force delete removes a branch even when its commits are merged nowhere; they then
+    /// survive only in the reflog, until it expires.
+    ///
+    /// ## Example
+    /// ```sh
+    /// git branch -D feature     # approve
+    /// git branch -d feature     # allowed
+    /// ```
+    ///
+    /// ## Known limitations
+    /// Deleting remote-tracking branches (`-r -D`) is treated like local ones.
+    pub struct BranchForceDelete;
+    code: "SG3304",
+    name: "git-branch-force-delete",
+    severity: Approve,
+    category: Git,
+    hermes: ["git branch force delete", "git branch force delete (long flags)", "git branch force delete (long flags, force-first)"],
+    programs: ["git"],
+    summary: "git branch -D deletes unmerged branches",
+    pass: ["git branch -d feature", "git branch --delete feature", "git branch -f main HEAD~1", "git branch", "git commit -m 'branch -D x'", "echo git branch -D x"],
+    fail: ["git branch -D feature", "git branch -d -f feature", "git branch -df feature", "git branch --delete --force feature", "git branch --force --delete feature", "git -C repo branch -D a b", "git branch -D $(git branch --merged)"],
+}
+
+impl Rule for BranchForceDelete {
+    fn meta(&self) -> &'static RuleMeta {
+        &Self::META
+    }
+
+    fn check_command(&self, _cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
+        let Some((sub, rest)) = subcommand(cmd) else {
+            return;
+        };
+        if sub != "branch" {
+            return;
+        }
+        let a = parse_words(rest, &SPEC);
+        let key = if a.short('D') {
+            "git branch force delete"
+        } else if a.long("delete") && a.long("force") {
+            let d = a.longs.iter().position(|l| l == "delete");
+            let f = a.longs.iter().position(|l| l == "force");
+            if f < d {
+                "git branch force delete (long flags, force-first)"
+            } else {
+                "git branch force delete (long flags)"
+            }
+        } else if a.flag('d', "delete") && a.flag('f', "force") {
+            "git branch force delete"
+        } else {
+            return;
+        };
+        let names = a
+            .operands
+            .iter()
+            .map(|w| w.text_with("…"))
+            .collect::<Vec<_>>()
+            .join(" ");
+        let mut f = Finding::on(
+            &Self::META,
+            cmd,
+            format!(
+                "git branch force-deletes {names} even if its commits are merged nowhere{}",
+                route(cmd)
+            ),
+        );
+        f.hermes = vec![key];
+        out.push(f);
+    }
+}

@@ -1,0 +1,68 @@
+//! SG3306: `git stash drop` and `git stash clear`.
+
+use crate::declare_rule;
+use crate::model::Command;
+use crate::rules::util::route;
+use crate::rules::{Cx, Finding, Rule, RuleMeta};
+
+use super::subcommand;
+
+declare_rule! {
+    /// ## What it does
+    /// Flags `git stash drop` and `git stash clear`, after any git global options.
+    ///
+    /// ## Why is this bad?
+    /// Stashes hold work that was set aside, never committed; dropped stashes are only
+    /// findable as dangling commits until the next garbage collection.
+    ///
+    /// ## Example
+    /// ```sh
+    /// git stash clear    # approve
+    /// git stash pop      # allowed
+    /// ```
+    ///
+    /// ## Known limitations
+    /// `git stash pop` that conflicts keeps the stash, so it is not flagged.
+    pub struct StashDrop;
+    code: "SG3306",
+    name: "git-stash-drop",
+    severity: Approve,
+    category: Git,
+    hermes: [],
+    programs: ["git"],
+    summary: "git stash drop/clear deletes stashed work",
+    pass: ["git stash", "git stash pop", "git stash list", "git stash push -m drop", "echo git stash clear"],
+    fail: ["git stash drop", "git stash -q drop", "git stash drop stash@{1}", "git stash clear", "git -C repo stash clear", "git stash drop -q"],
+}
+
+impl Rule for StashDrop {
+    fn meta(&self) -> &'static RuleMeta {
+        &Self::META
+    }
+
+    fn check_command(&self, _cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
+        let Some((sub, rest)) = subcommand(cmd) else {
+            return;
+        };
+        if sub != "stash" {
+            return;
+        }
+        let Some(verb) = rest
+            .iter()
+            .filter_map(|w| w.lit())
+            .find(|t| !t.starts_with('-'))
+        else {
+            return;
+        };
+        let what = match verb.as_str() {
+            "drop" => "git stash drop deletes a stash entry",
+            "clear" => "git stash clear deletes every stash entry",
+            _ => return,
+        };
+        out.push(Finding::on(
+            &Self::META,
+            cmd,
+            format!("{what}{}", route(cmd)),
+        ));
+    }
+}

@@ -1,0 +1,230 @@
+//! SG3001: stopping, restarting, disabling or masking a system service.
+
+use crate::declare_rule;
+use crate::model::Command;
+use crate::rules::util::{FlagSpec, parse, route};
+use crate::rules::{Cx, Finding, Rule, RuleMeta};
+
+const SYSTEMCTL: FlagSpec = FlagSpec {
+    short_values: "tpHMsnoP",
+    longs: &[
+        "type",
+        "state",
+        "property",
+        "all",
+        "reverse",
+        "after",
+        "before",
+        "with-dependencies",
+        "full",
+        "value",
+        "show-types",
+        "job-mode",
+        "fail",
+        "check-inhibitors",
+        "ignore-inhibitors",
+        "dry-run",
+        "quiet",
+        "wait",
+        "no-block",
+        "user",
+        "system",
+        "global",
+        "runtime",
+        "force",
+        "now",
+        "root",
+        "image",
+        "preset-mode",
+        "host",
+        "machine",
+        "signal",
+        "kill-whom",
+        "kill-value",
+        "what",
+        "message",
+        "lines",
+        "output",
+        "firmware-setup",
+        "boot-loader-menu",
+        "boot-loader-entry",
+        "reboot-argument",
+        "plain",
+        "no-legend",
+        "no-pager",
+        "no-wall",
+        "no-reload",
+        "no-ask-password",
+        "legend",
+        "timestamp",
+        "mkdir",
+        "marked",
+        "read-only",
+        "drop-in",
+        "when",
+        "help",
+        "version",
+    ],
+    long_values: &[
+        "type",
+        "state",
+        "property",
+        "job-mode",
+        "root",
+        "image",
+        "preset-mode",
+        "host",
+        "machine",
+        "signal",
+        "kill-whom",
+        "kill-value",
+        "what",
+        "message",
+        "lines",
+        "output",
+        "boot-loader-menu",
+        "boot-loader-entry",
+        "reboot-argument",
+        "timestamp",
+        "drop-in",
+        "when",
+        "check-inhibitors",
+    ],
+};
+
+const VERBS: &[&str] = &[
+    "stop",
+    "restart",
+    "try-restart",
+    "reload-or-restart",
+    "try-reload-or-restart",
+    "condrestart",
+    "force-reload",
+    "disable",
+    "mask",
+    "kill",
+    "isolate",
+];
+
+declare_rule! {
+    /// ## What it does
+    /// Flags `systemctl stop|restart|try-restart|reload-or-restart|disable|mask|kill|isolate`
+    /// (systemctl's own options such as `--user`, `-q`, `--no-block`, `-H host` before the
+    /// verb do not hide it), `service NAME stop|restart|force-reload|--full-restart`,
+    /// `rc-service NAME stop|restart`, `sv down|stop|restart|kill NAME` and
+    /// `initctl stop|restart NAME`.
+    ///
+    /// ## Why is this bad?
+    /// Stopping or restarting a service interrupts whatever depends on it (a database, a web
+    /// server, sshd, the agent's own gateway); disabling or masking keeps it down after
+    /// reboot.
+    ///
+    /// ## Example
+    /// ```sh
+    /// sudo systemctl restart nginx    # approve
+    /// systemctl status nginx          # allowed
+    /// ```
+    ///
+    /// ## Known limitations
+    /// Init scripts run directly (`/etc/init.d/nginx stop`) are not recognised.
+    pub struct ServiceStop;
+    code: "SG3001",
+    name: "stop-system-service",
+    severity: Approve,
+    category: Processes,
+    hermes: ["stop/restart system service"],
+    programs: ["systemctl", "service", "rc-service", "sv", "initctl"],
+    summary: "systemctl/service stop, restart, disable or mask",
+    pass: ["systemctl status nginx", "systemctl start nginx", "systemctl --user list-units", "service nginx status", "sv status nginx", "rc-service nginx start", "systemctl enable --now docker", "echo systemctl stop nginx", "systemctl is-active sshd"],
+    fail: ["systemctl stop nginx", "sudo systemctl restart postgresql", "systemctl --user stop hermes-gateway", "systemctl -q disable sshd", "systemctl mask --now bluetooth", "service nginx stop", "sudo service apache2 restart", "service nginx --full-restart", "rc-service nginx stop", "sv down nginx", "initctl stop ssh", "systemctl -H web1 stop nginx", "systemctl kill -s KILL foo"],
+}
+
+impl Rule for ServiceStop {
+    fn meta(&self) -> &'static RuleMeta {
+        &Self::META
+    }
+
+    fn check_command(&self, _cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
+        let (verb, units) = if cmd.is("service") || cmd.is("rc-service") {
+            if cmd
+                .args()
+                .iter()
+                .any(|w| w.lit().is_some_and(|t| t == "--full-restart"))
+            {
+                let unit = cmd
+                    .args()
+                    .iter()
+                    .map(|w| w.text_with("…"))
+                    .find(|t| !t.starts_with('-'))
+                    .unwrap_or_default();
+                out.push(Finding::on(
+                    &Self::META,
+                    cmd,
+                    format!(
+                        "service {unit} --full-restart stops and starts the service{}",
+                        route(cmd)
+                    ),
+                ));
+                return;
+            }
+            let ops: Vec<String> = cmd
+                .args()
+                .iter()
+                .map(|w| w.text_with("…"))
+                .filter(|t| !t.starts_with('-'))
+                .collect();
+            match ops.as_slice() {
+                [unit, verb, ..] => (verb.clone(), unit.clone()),
+                _ => return,
+            }
+        } else if cmd.is("sv") || cmd.is("initctl") {
+            let ops: Vec<String> = cmd
+                .args()
+                .iter()
+                .map(|w| w.text_with("…"))
+                .filter(|t| !t.starts_with('-'))
+                .collect();
+            match ops.as_slice() {
+                [verb, units @ ..] => {
+                    let v = match verb.as_str() {
+                        "down" | "d" | "force-stop" => "stop".to_string(),
+                        "t" | "term" | "force-restart" => "restart".to_string(),
+                        "k" => "kill".to_string(),
+                        v => v.to_string(),
+                    };
+                    (v, units.join(" "))
+                }
+                _ => return,
+            }
+        } else {
+            let a = parse(cmd, &SYSTEMCTL);
+            let Some((verb, units)) = a.operands.split_first() else {
+                return;
+            };
+            let Some(v) = verb.lit() else { return };
+            (
+                v,
+                units
+                    .iter()
+                    .map(|u| u.text_with("…"))
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            )
+        };
+        if !VERBS.contains(&verb.as_str()) {
+            return;
+        }
+        let prog = cmd.name.as_deref().unwrap_or("systemctl");
+        let what = match verb.as_str() {
+            "disable" | "mask" => "keeps it from starting",
+            "kill" => "signals its processes",
+            "isolate" => "stops every unit the target does not need",
+            _ => "interrupts what depends on it",
+        };
+        out.push(Finding::on(
+            &Self::META,
+            cmd,
+            format!("{prog} {verb} {units} {what}{}", route(cmd)),
+        ));
+    }
+}

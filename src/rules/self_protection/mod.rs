@@ -1,0 +1,44 @@
+//! Self-protection rules: commands that stop or restart the agent's own harness (the
+//! Hermes gateway, or the agent CLI processes themselves).
+
+pub mod gateway_detached;
+pub mod gateway_stop;
+pub mod kill_harness;
+pub mod launchd_stop;
+
+use crate::model::{Command, Word};
+
+/// Names that identify the agent harness in a process pattern or a service label.
+pub const HARNESS: &[&str] = &["hermes", "gateway", "claude", "codex", "gemini", "copilot"];
+
+/// The harness name a text mentions, if any (case-insensitive).
+pub fn harness_in(text: &str) -> Option<&'static str> {
+    let t = text.to_ascii_lowercase();
+    HARNESS.iter().copied().find(|h| t.contains(h))
+}
+
+/// The operands of a `hermes` command from its subcommand on, as text. Options before
+/// the subcommand are skipped; when the first operand directly follows an option it is
+/// taken as that option's value (`hermes -p work gateway stop`).
+pub fn hermes_operands(cmd: &Command) -> Vec<String> {
+    let words: Vec<String> = cmd.args().iter().map(|w: &Word| w.text_with("…")).collect();
+    let is_opt = |t: &String| t.starts_with('-') && t.len() > 1 && !t.contains('=');
+    let ops: Vec<(usize, &String)> = words
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| !t.starts_with('-'))
+        .collect();
+    let skip = match ops.first() {
+        Some((i, _)) if *i > 0 && words.get(i - 1).is_some_and(is_opt) => {
+            let next_is_sub = ops.get(1).is_some_and(|(_, t)| {
+                matches!(
+                    t.as_str(),
+                    "gateway" | "update" | "chat" | "config" | "setup" | "status"
+                )
+            });
+            usize::from(next_is_sub)
+        }
+        _ => 0,
+    };
+    ops.into_iter().skip(skip).map(|(_, t)| t.clone()).collect()
+}

@@ -1,0 +1,34 @@
+//! Approval-tier rules (SG2xxx, SG3xxx): every Hermes key a finding carries is one its rule
+//! declares, and every finding message says what the command does (no empty messages).
+
+use shellgate::rules::RULES;
+use shellgate::{Context, analyze};
+
+#[test]
+fn findings_carry_only_declared_hermes_keys() {
+    let ctx = Context::fixture();
+    let mut problems = Vec::new();
+    for r in RULES {
+        let m = r.meta();
+        if !(m.code.starts_with("SG2") || m.code.starts_with("SG3")) {
+            continue;
+        }
+        for ex in m.fail {
+            for f in analyze(ex, &ctx)
+                .findings
+                .iter()
+                .filter(|f| f.rule == m.code)
+            {
+                for k in &f.hermes {
+                    if !m.hermes.contains(k) {
+                        problems.push(format!("{}: undeclared Hermes key {k:?} for {ex}", m.code));
+                    }
+                }
+                if f.message.trim().is_empty() {
+                    problems.push(format!("{}: empty message for {ex}", m.code));
+                }
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
