@@ -161,6 +161,11 @@ pub fn classify_abs(path: &str, home: Option<&str>, cwd: Option<&str>) -> PathCl
         }
         return PathClass::Temp(folded);
     }
+    // The operating system's own trees stay system paths even when the working directory
+    // is inside them (`cd /etc && rm passwd`).
+    if PROTECTED_TREES.iter().any(|t| within(&folded, t)) {
+        return PathClass::InsideSystem(folded);
+    }
     if let Some(c) = cwd {
         if within(&folded, c) && folded != fold(c) {
             return PathClass::Workspace(folded);
@@ -174,6 +179,23 @@ pub fn classify_abs(path: &str, home: Option<&str>, cwd: Option<&str>) -> PathCl
     }
     PathClass::Other(folded)
 }
+
+/// Trees owned by the operating system, where no working directory makes a path "the
+/// workspace".
+pub const PROTECTED_TREES: &[&str] = &[
+    "/etc",
+    "/boot",
+    "/usr",
+    "/bin",
+    "/sbin",
+    "/lib",
+    "/lib32",
+    "/lib64",
+    "/libx32",
+    "/var/lib",
+    "/System",
+    "/private/etc",
+];
 
 /// Is `path` equal to or below `dir`?
 pub fn within(path: &str, dir: &str) -> bool {

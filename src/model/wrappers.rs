@@ -44,6 +44,87 @@ pub fn program_name(word: &Word) -> Option<String> {
     Some(base.to_string())
 }
 
+/// Wrappers that run the rest of their argv as a command: (name, short options taking a
+/// value, long options taking a value, operands before the command).
+const SIMPLE_WRAPPERS: &[(&str, &str, &[&str], usize)] = &[
+    (
+        "strace",
+        "abeEIoOpPsSuX",
+        &["--output", "--trace", "--signal", "--user"],
+        0,
+    ),
+    ("ltrace", "aAenoOpsSu", &["--output"], 0),
+    (
+        "nsenter",
+        "tSGwr",
+        &["--target", "--setuid", "--setgid", "--wd", "--root"],
+        0,
+    ),
+    (
+        "unshare",
+        "RwSG",
+        &["--root", "--wd", "--setuid", "--setgid"],
+        0,
+    ),
+    (
+        "setpriv",
+        "",
+        &[
+            "--reuid",
+            "--regid",
+            "--groups",
+            "--inh-caps",
+            "--bounding-set",
+        ],
+        0,
+    ),
+    ("taskset", "", &[], 1),
+    ("chrt", "", &[], 1),
+    ("numactl", "CNmlpi", &[], 0),
+    ("prlimit", "p", &["--pid"], 0),
+    ("fakeroot", "lis", &["--lib", "--faked"], 0),
+    ("faketime", "", &[], 1),
+    (
+        "dbus-run-session",
+        "",
+        &["--config-file", "--dbus-daemon"],
+        0,
+    ),
+    (
+        "xvfb-run",
+        "nsfep",
+        &[
+            "--server-num",
+            "--server-args",
+            "--auth-file",
+            "--error-file",
+        ],
+        0,
+    ),
+    ("firejail", "", &[], 0),
+    (
+        "systemd-run",
+        "pEuHM",
+        &[
+            "--property",
+            "--setenv",
+            "--unit",
+            "--host",
+            "--machine",
+            "--description",
+            "--slice",
+            "--uid",
+            "--gid",
+            "--working-directory",
+        ],
+        0,
+    ),
+    ("proxychains", "f", &[], 0),
+    ("proxychains4", "f", &[], 0),
+    ("torsocks", "uaP", &[], 0),
+    ("gtimeout", "sk", &["--signal", "--kill-after"], 1),
+];
+
 /// Programs a glob in a command name is resolved against (`/???/r? -rf /` runs `/bin/rm`):
 /// the ones rules care about, most dangerous first.
 const GLOB_CANDIDATES: &[&str] = &[
@@ -855,7 +936,73 @@ pub fn peel(mut argv: Vec<Word>) -> Peeled {
                 argv.clear();
                 break;
             }
-            _ => break,
+            "script" | "sg" | "nix-shell" => {
+                // Programs that run one string of shell code: `script -c CODE`,
+                // `sg GROUP -c CODE`, `nix-shell --run CODE`.
+                let flag = match name.as_str() {
+                    "script" => ["-c", "--command"],
+                    "nix-shell" => ["--run", "--command"],
+                    _ => ["-c", "-c"],
+                };
+                let pos = argv.iter().skip(1).position(|w| {
+                    let a = lit(w);
+                    a == flag[0]
+                        || a == flag[1]
+                        || (name == "script"
+                            && a.starts_with('-')
+                            && !a.starts_with("--")
+                            && a.ends_with('c'))
+                });
+                let pos = pos.map(|p| p + 1);
+                let code = match (name.as_str(), pos) {
+                    (_, Some(p)) => argv.get(p + 1).cloned(),
+                    // `sg GROUP CMD` also runs CMD through a shell.
+                    ("sg", None) => argv
+                        .iter()
+                        .skip(1)
+                        .filter(|w| !lit(w).starts_with('-'))
+                        .nth(1)
+                        .cloned(),
+                    _ => None,
+                };
+                let Some(code) = code else { break };
+                out.wrappers.push(wrapper(
+                    &name,
+                    argv.iter().skip(1).map(lit).collect(),
+                    &argv,
+                    argv.len(),
+                ));
+                out.code = Some(WrappedCode {
+                    code,
+                    kind: OriginKind::ShellString,
+                    detail: format!("{name} {}", flag[0]),
+                });
+                argv.clear();
+                break;
+            }
+            other => {
+                let Some(&(_, short_val, long_val, positional)) =
+                    SIMPLE_WRAPPERS.iter().find(|w| w.0 == other)
+                else {
+                    break;
+                };
+                let spec = OptSpec {
+                    short_val,
+                    long_val,
+                    _posix: true,
+                };
+                let i = skip_opts(&argv, 1, &spec, &mut taken);
+                // `-p PID` forms of tracers attach to a process instead of running one.
+                if matches!(other, "strace" | "ltrace" | "taskset" | "chrt" | "prlimit")
+                    && taken.iter().any(|t| t == "-p" || t.starts_with("--pid"))
+                {
+                    break;
+                }
+                for w in argv.iter().skip(i).take(positional) {
+                    taken.push(lit(w));
+                }
+                i + positional
+            }
         };
         if next > argv.len() {
             out.wrappers.push(wrapper(&name, taken, &argv, argv.len()));
