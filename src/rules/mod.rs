@@ -190,6 +190,7 @@ pub static RULES: &[&dyn Rule] = &[
     &permissions::sudo_stdin_password::SudoStdinPassword,
     &sql::destructive_sql::DestructiveSql,
     &interpreters::inline_code_capability::InlineCodeCapability,
+    &filesystem::windows_delete::WindowsDelete,
     // rules-a: begin
     &filesystem::recursive_delete::RecursiveDelete,
     &filesystem::delete_protected_path::DeleteProtectedPath,

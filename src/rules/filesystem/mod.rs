@@ -6,6 +6,7 @@ pub mod recursive_delete;
 pub mod recursive_delete_critical;
 pub mod recursive_delete_maybe_root;
 pub mod shred_files;
+pub mod windows_delete;
 pub mod xargs_rm;
 
 use crate::model::Command;
