@@ -31,7 +31,7 @@ declare_rule! {
     name: "block-device-overwrite",
     severity: Block,
     category: Disks,
-    hermes: ["format filesystem (mkfs)", "dd to raw block device", "redirect to raw block device"],
+    hermes: ["format filesystem (mkfs)", "dd to raw block device", "redirect to raw block device", "write to block device"],
     programs: [],
     summary: "Formats, wipes or overwrites a block device",
     pass: ["dd if=/dev/zero of=disk.img bs=1M count=10", "echo x > /dev/null", "cat /dev/sda1 | head", "mkfs.ext4 disk.img", "ls /dev/sda"],

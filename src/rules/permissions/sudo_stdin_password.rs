@@ -26,7 +26,7 @@ declare_rule! {
     name: "sudo-password-on-stdin",
     severity: Block,
     category: Permissions,
-    hermes: ["sudo with privilege flag (stdin/askpass/shell/list)"],
+    hermes: ["sudo with privilege flag (stdin/askpass/shell/list)", "sudo with combined-flag privilege escalation"],
     programs: [],
     summary: "Feeds a password to sudo on stdin (sudo -S)",
     pass: ["sudo apt update", "sudo -u www-data ls", "echo 'sudo -S'"],
