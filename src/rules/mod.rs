@@ -7,6 +7,7 @@ mod declare;
 pub mod disks;
 pub mod filesystem;
 pub mod git;
+pub mod hermes;
 pub mod interpreters;
 pub mod permissions;
 pub mod processes;
