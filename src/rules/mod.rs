@@ -9,6 +9,11 @@ pub mod interpreters;
 pub mod permissions;
 pub mod processes;
 pub mod system;
+// rules-b: categories
+pub mod infrastructure;
+pub mod packages;
+pub mod remote_code;
+pub mod sensitive_writes;
 pub mod util;
 
 use std::collections::BTreeMap;
@@ -183,6 +188,18 @@ pub static RULES: &[&dyn Rule] = &[
     &system::power_state::PowerState,
     &permissions::recursive_perm_system::RecursivePermissionSystem,
     &permissions::sudo_stdin_password::SudoStdinPassword,
+    // rules-b: begin
+    &remote_code::remote_content_executed::RemoteContentExecuted,
+    &remote_code::decoded_content_executed::DecodedContentExecuted,
+    &remote_code::runtime_code_string::RuntimeCodeString,
+    &remote_code::dynamic_program_name::DynamicProgramName,
+    &remote_code::exec_hook::ExecHook,
+    &remote_code::reverse_shell::ReverseShell,
+    &remote_code::secret_exfiltration::SecretExfiltration,
+    &sensitive_writes::overwrite_sensitive::OverwriteSensitive,
+    &sensitive_writes::copy_into_sensitive::CopyIntoSensitive,
+    &sensitive_writes::in_place_edit_sensitive::InPlaceEditSensitive,
+    // rules-b: end
 ];
 
 /// Rules by the program names they apply to.
