@@ -199,6 +199,9 @@ pub static RULES: &[&dyn Rule] = &[
     &sensitive_writes::overwrite_sensitive::OverwriteSensitive,
     &sensitive_writes::copy_into_sensitive::CopyIntoSensitive,
     &sensitive_writes::in_place_edit_sensitive::InPlaceEditSensitive,
+    &packages::system_package_removal::SystemPackageRemoval,
+    &packages::url_package_install::UrlPackageInstall,
+    &packages::package_source_added::PackageSourceAdded,
     // rules-b: end
 ];
 
