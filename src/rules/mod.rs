@@ -202,6 +202,14 @@ pub static RULES: &[&dyn Rule] = &[
     &packages::system_package_removal::SystemPackageRemoval,
     &packages::url_package_install::UrlPackageInstall,
     &packages::package_source_added::PackageSourceAdded,
+    &infrastructure::cloud_resource_destroy::CloudResourceDestroy,
+    &infrastructure::cluster_resource_destroy::ClusterResourceDestroy,
+    &infrastructure::iac_destroy::IacDestroy,
+    &infrastructure::firewall_change::FirewallChange,
+    &infrastructure::boot_chain_change::BootChainChange,
+    &infrastructure::disk_encryption_destroy::DiskEncryptionDestroy,
+    &infrastructure::user_account_change::UserAccountChange,
+    &infrastructure::destructive_verb::DestructiveVerb,
     // rules-b: end
 ];
 
