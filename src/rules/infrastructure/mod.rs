@@ -36,10 +36,10 @@ pub fn verb_words(cmd: &Command, short_vals: &str, long_vals: &[&str], n: usize)
         }
         if a.starts_with('-') && a.len() > 1 {
             let body: Vec<char> = a[1..].chars().collect();
-            if let Some(pos) = body.iter().position(|c| short_vals.contains(*c)) {
-                if pos + 1 == body.len() {
-                    i += 1;
-                }
+            if let Some(pos) = body.iter().position(|c| short_vals.contains(*c))
+                && pos + 1 == body.len()
+            {
+                i += 1;
             }
             continue;
         }

@@ -328,10 +328,10 @@ fn hook(cmd: &Command) -> Option<(String, Option<&'static str>)> {
             let prog = long_value(&args, "use-compress-program", 8).or_else(|| {
                 short_value(&args, 'I').filter(|_| args.iter().any(|a| a.starts_with("-I")))
             });
-            if let Some(v) = prog {
-                if !COMPRESSORS.contains(&first_word(&v)) {
-                    return Some((format!("tar runs `{v}` as its compressor"), None));
-                }
+            if let Some(v) = prog
+                && !COMPRESSORS.contains(&first_word(&v))
+            {
+                return Some((format!("tar runs `{v}` as its compressor"), None));
             }
             None
         }
@@ -340,10 +340,10 @@ fn hook(cmd: &Command) -> Option<(String, Option<&'static str>)> {
             while i < args.len() {
                 let a = &args[i];
                 if a == "-c" {
-                    if let Some((k, v)) = args.get(i + 1).and_then(|kv| kv.split_once('=')) {
-                        if git_hook(k, v) {
-                            return Some((format!("git -c {k}= runs `{v}`"), None));
-                        }
+                    if let Some((k, v)) = args.get(i + 1).and_then(|kv| kv.split_once('='))
+                        && git_hook(k, v)
+                    {
+                        return Some((format!("git -c {k}= runs `{v}`"), None));
                     }
                     i += 2;
                     continue;
@@ -354,13 +354,13 @@ fn hook(cmd: &Command) -> Option<(String, Option<&'static str>)> {
                         .map(str::to_string)
                         .or_else(|| args.get(i + 1).cloned())
                         .unwrap_or_default();
-                    if let Some((k, _)) = kv.split_once('=') {
-                        if git_hook(k, "?") {
-                            return Some((
-                                format!("git --config-env {k} runs a program from the environment"),
-                                None,
-                            ));
-                        }
+                    if let Some((k, _)) = kv.split_once('=')
+                        && git_hook(k, "?")
+                    {
+                        return Some((
+                            format!("git --config-env {k} runs a program from the environment"),
+                            None,
+                        ));
                     }
                 }
                 if let Some(v) = ["--upload-pack", "--receive-pack", "--exec"]
@@ -370,12 +370,10 @@ fn hook(cmd: &Command) -> Option<(String, Option<&'static str>)> {
                             .map(str::to_string)
                             .or_else(|| (a == o).then(|| args.get(i + 1).cloned()).flatten())
                     })
+                    && !v.is_empty()
+                    && !matches!(first_word(&v), "git-upload-pack" | "git-receive-pack")
                 {
-                    if !v.is_empty()
-                        && !matches!(first_word(&v), "git-upload-pack" | "git-receive-pack")
-                    {
-                        return Some((format!("git {a} runs `{v}`"), None));
-                    }
+                    return Some((format!("git {a} runs `{v}`"), None));
                 }
                 if a.starts_with("ext::") {
                     return Some((format!("git's ext:: transport runs `{a}`"), None));
@@ -425,13 +423,13 @@ fn hook(cmd: &Command) -> Option<(String, Option<&'static str>)> {
                 } else {
                     a.strip_prefix('+').map(str::to_string)
                 };
-                if let Some(c) = c {
-                    if vim_runs(&c) {
-                        return Some((
-                            format!("{name} runs the editor command `{c}`, which runs a program"),
-                            None,
-                        ));
-                    }
+                if let Some(c) = c
+                    && vim_runs(&c)
+                {
+                    return Some((
+                        format!("{name} runs the editor command `{c}`, which runs a program"),
+                        None,
+                    ));
                 }
             }
             None
@@ -458,18 +456,17 @@ fn hook(cmd: &Command) -> Option<(String, Option<&'static str>)> {
                         .filter(|v| !v.is_empty())
                         .map(str::to_string)
                 };
-                if let Some(o) = opt {
-                    if ssh_option_hook(&o) {
-                        return Some((format!("{name} -o {o} runs a local command"), None));
-                    }
+                if let Some(o) = opt
+                    && ssh_option_hook(&o)
+                {
+                    return Some((format!("{name} -o {o} runs a local command"), None));
                 }
             }
-            if name != "ssh" {
-                if let Some(v) = short_value(&args, 'S') {
-                    if first_word(&v) != "ssh" {
-                        return Some((format!("{name} -S runs `{v}` instead of ssh"), None));
-                    }
-                }
+            if name != "ssh"
+                && let Some(v) = short_value(&args, 'S')
+                && first_word(&v) != "ssh"
+            {
+                return Some((format!("{name} -S runs `{v}` instead of ssh"), None));
             }
             None
         }

@@ -310,8 +310,8 @@ impl Rule for SecretExfiltration {
             for e in g.edges(n) {
                 let t = e.target();
                 tainted_by_edge.push((t, *e.weight()));
-                if !what.contains_key(&t) {
-                    what.insert(t, origin.clone());
+                if let std::collections::btree_map::Entry::Vacant(e) = what.entry(t) {
+                    e.insert(origin.clone());
                     q.push_back(t);
                 }
             }

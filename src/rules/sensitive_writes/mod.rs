@@ -102,7 +102,7 @@ pub fn classify_write(path: &str, home: Option<&str>, hermes: Option<&str>) -> O
     if base == "shellgate.toml" {
         return Some(Sensitive::Guard);
     }
-    let mut homes: Vec<String> = home.map(|h| fold(h)).into_iter().collect();
+    let mut homes: Vec<String> = home.map(fold).into_iter().collect();
     homes.push("/root".into());
     for h in &homes {
         if under(&p, &format!("{h}/.config/shellgate"))
