@@ -12,7 +12,7 @@ declare_rule! {
     /// Flags cloud CLI calls that delete or stop resources: `aws <service>
     /// delete-*|terminate-*|stop-*|deregister-*|purge-*`, `aws s3 rm|rb|mv`, `aws s3 sync
     /// --delete`; `gcloud ... delete|stop|reset` and `gcloud storage rm`; `az ...
-    /// delete|stop|deallocate|purge`; `doctl ... delete|rm|d|del`; `eksctl delete ...`;
+    /// delete|stop|deallocate|purge`; `doctl ... delete|rm|del`; `eksctl delete ...`;
     /// `gsutil rm|rb` and `gsutil rsync -d`. Global options (`--profile p`, `--region r`,
     /// `-m`) do not hide the verb. Creating, listing, describing and logging in are fine.
     ///
@@ -119,7 +119,7 @@ fn destroys(cmd: &Command) -> Option<String> {
                 5,
             );
             w.iter()
-                .position(|v| matches!(v.as_str(), "delete" | "rm" | "d" | "del" | "destroy"))
+                .position(|v| matches!(v.as_str(), "delete" | "rm" | "del" | "destroy"))
                 .map(|i| format!("doctl {}", w[..=i].join(" ")))
         }
         "eksctl" => {

@@ -120,6 +120,11 @@ const EXCLUDED: &[&str] = &[
     "pacman-key",
     "iptables",
     "ip6tables",
+    "iptables-legacy",
+    "iptables-nft",
+    "ebtables",
+    "arptables",
+    "iptables-restore",
     "nft",
     "ufw",
     "firewall-cmd",
@@ -377,6 +382,13 @@ const EXCLUDED: &[&str] = &[
 /// Interpreter entry points that take a task name (`php artisan db:wipe`).
 const TASK_RUNNERS: &[&str] = &["artisan", "manage.py", "bin/console", "console"];
 
+/// Programs some other rule in the registry looks at: that rule judges their verbs.
+fn has_own_rule(name: &str) -> bool {
+    crate::rules::RULES
+        .iter()
+        .any(|r| r.meta().code != DestructiveVerb::META.code && r.meta().programs.contains(&name))
+}
+
 fn verb_like(w: &str, force: bool) -> bool {
     let lower = w.to_ascii_lowercase();
     let w = lower.as_str();
@@ -416,7 +428,13 @@ fn destroys(cmd: &Command) -> Option<String> {
             return None;
         }
         ops.remove(0);
-    } else if EXCLUDED.contains(&name) {
+    } else if EXCLUDED.contains(&name) || has_own_rule(name) {
+        return None;
+    }
+    if args
+        .iter()
+        .any(|a| a == "--dry-run" || a == "--dryrun" || a.starts_with("--dry-run="))
+    {
         return None;
     }
     let force = args

@@ -2,7 +2,6 @@
 
 use petgraph::visit::EdgeRef;
 
-use super::operands;
 use crate::declare_rule;
 use crate::graph::FlowNode;
 use crate::model::Command;
@@ -62,8 +61,43 @@ fn is_url(s: &str) -> bool {
 /// The package operands of an install subcommand, if this is one.
 fn install_operands(cmd: &Command) -> Option<Vec<String>> {
     let name = cmd.name.as_deref()?;
-    let ops = operands(cmd);
     let args = cmd.arg_texts();
+    // Operands, without the values of options that take one (`-f URL`, `-i URL`).
+    let valued = [
+        "-f",
+        "-i",
+        "-r",
+        "-c",
+        "-t",
+        "--find-links",
+        "--index-url",
+        "--extra-index-url",
+        "--requirement",
+        "--constraint",
+        "--target",
+        "--prefix",
+        "--root",
+        "--platform",
+        "--python-version",
+        "--trusted-host",
+        "--registry",
+        "--cache",
+        "--cwd",
+        "--prefix",
+    ];
+    let mut ops = Vec::new();
+    let mut skip = false;
+    for a in &args {
+        if skip {
+            skip = false;
+            continue;
+        }
+        if a.starts_with('-') {
+            skip = valued.contains(&a.as_str()) && !matches!(name, "rpm" | "dpkg");
+            continue;
+        }
+        ops.push(a.clone());
+    }
     let after = |subs: &[&str], ops: &[String]| -> Option<Vec<String>> {
         let i = ops.iter().position(|o| subs.contains(&o.as_str()))?;
         Some(ops[i + 1..].to_vec())

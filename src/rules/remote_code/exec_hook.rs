@@ -200,10 +200,16 @@ fn git_hook(key: &str, value: &str) -> bool {
     if pager_like {
         return !PAGERS.contains(&first_word(value)) || value.contains(['|', ';', '&', '$', '`']);
     }
+    if k == "core.sshcommand" {
+        let l = value.to_ascii_lowercase();
+        return first_word(value) != "ssh"
+            || value.contains(['|', ';', '&', '$', '`'])
+            || l.contains("proxycommand")
+            || l.contains("localcommand");
+    }
     matches!(
         k.as_str(),
-        "core.sshcommand"
-            | "core.fsmonitor"
+        "core.fsmonitor"
             | "core.hookspath"
             | "core.gitproxy"
             | "core.askpass"

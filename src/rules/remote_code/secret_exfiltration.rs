@@ -338,6 +338,26 @@ impl Rule for SecretExfiltration {
                     reason = Some(format!("uploads {f}, which holds {src}"));
                     break;
                 }
+                // An archive or copy made earlier from a secret (`tar czf f ~/.ssh`).
+                let packed = cx
+                    .script
+                    .commands
+                    .iter()
+                    .filter(|c| c.id < cmd.id && !is_client(c))
+                    .find_map(|c| {
+                        let src = reads_secret(cx, c)?;
+                        let names_it = c.args().iter().any(|w| {
+                            let t = w.text_with("\u{fffd}");
+                            let t = t.strip_prefix("-f").filter(|r| !r.is_empty()).unwrap_or(&t);
+                            crate::model::paths::resolve(t, c.cwd.as_deref())
+                                .is_some_and(|x| x == p)
+                        });
+                        names_it.then_some(src)
+                    });
+                if let Some(src) = packed {
+                    reason = Some(format!("uploads {f}, which was made from {src}"));
+                    break;
+                }
             }
             if reason.is_none() {
                 let stdin = [FlowEdge::Pipe, FlowEdge::RedirectRead, FlowEdge::Heredoc]
