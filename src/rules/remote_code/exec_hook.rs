@@ -165,13 +165,52 @@ fn awk_program(cmd: &Command) -> Option<String> {
     None
 }
 
+/// Does the awk program run commands: `system(..)`, `print | "cmd"`, `"cmd" | getline`,
+/// `|&`? Scans outside string and regex literals, so `FS="|"` and `/a|b/` do not count.
 fn awk_runs(p: &str) -> bool {
-    let compact: String = p.chars().filter(|c| !c.is_whitespace()).collect();
-    compact.contains("system(")
-        || compact.contains("|\"")
-        || compact.contains("|&")
-        || compact.contains("\"|getline")
-        || compact.contains("|getline")
+    let chars: Vec<char> = p.chars().collect();
+    let mut code = String::new();
+    let mut i = 0;
+    let mut prev = ' ';
+    while i < chars.len() {
+        let c = chars[i];
+        if c == '"' {
+            // A string literal: keep a marker so `| "cmd"` is still seen.
+            code.push('"');
+            i += 1;
+            while i < chars.len() && chars[i] != '"' {
+                i += if chars[i] == '\\' { 2 } else { 1 };
+            }
+            i += 1;
+            prev = '"';
+            continue;
+        }
+        if c == '/'
+            && matches!(
+                prev,
+                ' ' | '~' | '(' | ',' | '{' | ';' | '!' | '&' | '|' | '\n'
+            )
+        {
+            i += 1;
+            while i < chars.len() && chars[i] != '/' {
+                i += if chars[i] == '\\' { 2 } else { 1 };
+            }
+            i += 1;
+            prev = '/';
+            continue;
+        }
+        if !c.is_whitespace() {
+            code.push(c);
+            prev = c;
+        } else if prev != ' ' {
+            prev = ' ';
+        }
+        i += 1;
+    }
+    code.contains("system(")
+        || code.contains("|\"")
+        || code.contains("|&")
+        || code.contains("|getline")
 }
 
 fn vim_runs(c: &str) -> bool {
@@ -257,6 +296,14 @@ fn hook(cmd: &Command) -> Option<(String, Option<&'static str>)> {
                 .take_while(|a| a.starts_with('-'))
                 .any(|a| !a.starts_with("--") && a.contains('c'));
             if has_c {
+                return None;
+            }
+            // A literal script file (`xargs bash script.sh`) is like running `bash script.sh`.
+            let script = cmd.args().iter().find(|w| {
+                !w.lit()
+                    .is_some_and(|t| t.starts_with('-') || t.starts_with('+'))
+            });
+            if script.is_some_and(|w| w.is_literal()) {
                 return None;
             }
             let detail = cmd

@@ -21,6 +21,17 @@ use crate::model::{Command, Script};
 /// Whether `edge` into the command `cmd` delivers bytes that the command runs as code.
 pub fn delivers_code(script: &Script, cmd: &Command, edge: FlowEdge) -> bool {
     let _ = script;
+    // `python3 -mjson.tool` runs a module; its stdin is data (the graph misses the
+    // attached form of `-m`).
+    let module = crate::graph::is_interpreter(cmd.name.as_deref().unwrap_or(""))
+        && cmd
+            .arg_texts()
+            .iter()
+            .take_while(|a| a.starts_with('-'))
+            .any(|a| a.starts_with("-m") && a.len() > 2);
+    if module {
+        return false;
+    }
     sink_inputs(cmd).is_some_and(|s| match edge {
         FlowEdge::Pipe | FlowEdge::RedirectRead | FlowEdge::Heredoc => s.stdin,
         FlowEdge::CommandSubst => s.args || s.file,
