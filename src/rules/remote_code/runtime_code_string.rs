@@ -141,12 +141,16 @@ impl Rule for RuntimeCodeString {
                 },
                 _ => continue,
             };
-            let f = Finding::on(
+            let mut f = Finding::on(
                 &Self::META,
                 cmd,
                 format!("{what}: `{}`{}", w_text(word), route(cmd)),
             )
             .with_span(word.span);
+            // The Hermes key names the `-c` form only.
+            if !name.is_empty() && !is_shell(name) {
+                f.hermes.clear();
+            }
             out.push(f);
         }
     }

@@ -11,7 +11,7 @@ declare_rule! {
     /// ## What it does
     /// Flags file-placing commands whose destination is a sensitive path (the list in
     /// SG5001): `cp`/`mv`/`install`/`ln` (the last operand, or `-t DIR`/`--target-directory`),
-    /// `rsync` to a local destination, `dd of=`, `truncate`, and `curl -o`/`wget -O`
+    /// `rsync`/`scp` to a local destination, `dd of=`, `truncate`, and `curl -o`/`wget -O`
     /// downloads. Sources are not judged: copying *from* `/etc` is fine.
     ///
     /// ## Why is this bad?
@@ -32,7 +32,7 @@ declare_rule! {
     severity: Approve,
     category: SensitiveWrites,
     hermes: ["copy/move file into system config path", "copy/move file into sensitive credential/SSH/shell-rc path", "overwrite project env/config file"],
-    programs: ["cp", "mv", "install", "ln", "rsync", "dd", "truncate", "curl", "wget"],
+    programs: ["cp", "mv", "install", "ln", "rsync", "scp", "dd", "truncate", "curl", "wget"],
     summary: "A file is copied, moved, linked or downloaded into a sensitive path",
     pass: ["cp /etc/nginx/nginx.conf ./", "mv a.txt b.txt", "ln -s /usr/bin/python3 ~/bin/python", "dd if=/dev/zero of=disk.img bs=1M count=1", "truncate -s 0 app.log", "curl -o out.json https://x"],
     fail: [
@@ -140,7 +140,7 @@ fn destinations<'a>(cx: &Cx, cmd: &'a Command) -> Vec<(&'a Word, Option<String>)
                 .map(|w| vec![(*w, None)])
                 .unwrap_or_default()
         }
-        "rsync" => {
+        "rsync" | "scp" => {
             let ops: Vec<&Word> = cmd
                 .args()
                 .iter()

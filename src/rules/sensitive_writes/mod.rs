@@ -155,7 +155,8 @@ pub fn classify_write(path: &str, home: Option<&str>, hermes: Option<&str>) -> O
         "/var/lib",
         "/private/etc",
     ];
-    if system.iter().any(|d| under(&p, d)) {
+    let top_lib = p.split('/').nth(1).is_some_and(|t| t.starts_with("lib"));
+    if top_lib || system.iter().any(|d| under(&p, d)) {
         return Some(Sensitive::System);
     }
     if base == ".env"
