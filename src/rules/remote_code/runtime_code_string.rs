@@ -89,10 +89,17 @@ fn shell_script(cmd: &Command) -> Option<&Word> {
     })
 }
 
-fn has_process_subst(w: &Word) -> bool {
-    w.substitutions
-        .iter()
-        .any(|s| s.kind == SubstKind::ProcessIn)
+/// A process substitution whose output is not plain literal text (`<(echo 'ls')` is).
+fn has_process_subst(cx: &Cx, w: &Word) -> bool {
+    w.substitutions.iter().any(|s| {
+        s.kind == SubstKind::ProcessIn
+            && !(s.commands.len() == s.producers.len()
+                && s.producers.iter().all(|&p| {
+                    cx.script.command(p).is_some_and(|c| {
+                        (c.is("echo") || c.is("printf")) && c.args().iter().all(Word::is_literal)
+                    })
+                }))
+    })
 }
 
 impl Rule for RuntimeCodeString {
@@ -123,8 +130,15 @@ impl Rule for RuntimeCodeString {
                     None => continue,
                 },
                 "source" | "." => match cmd.args().first() {
-                    Some(w) if has_process_subst(w) => {
+                    Some(w) if has_process_subst(cx, w) => {
                         ("source of a process substitution's output", w)
+                    }
+                    Some(w)
+                        if w.substitutions
+                            .iter()
+                            .any(|s| s.kind == SubstKind::ProcessIn) =>
+                    {
+                        continue;
                     }
                     Some(w) if !w.is_literal() => ("source of a file named at run time", w),
                     _ => continue,
@@ -133,7 +147,7 @@ impl Rule for RuntimeCodeString {
                     Some(w) if !w.is_literal() => ("shell -c with code built at run time", w),
                     Some(_) => continue,
                     None => match shell_script(cmd) {
-                        Some(w) if has_process_subst(w) => {
+                        Some(w) if has_process_subst(cx, w) => {
                             ("shell running a process substitution's output", w)
                         }
                         _ => continue,
@@ -148,7 +162,7 @@ impl Rule for RuntimeCodeString {
             )
             .with_span(word.span);
             // The Hermes key names the `-c` form only.
-            if !name.is_empty() && !is_shell(name) {
+            if !what.starts_with("shell -c") {
                 f.hermes.clear();
             }
             out.push(f);
