@@ -64,8 +64,31 @@ declare_rule! {
 }
 
 const CLIENTS: &[&str] = &[
-    "curl", "wget", "nc", "ncat", "netcat", "socat", "scp", "rsync", "ssh", "sftp", "ftp",
-    "telnet", "http", "https", "xh", "httpie", "aria2c", "openssl", "gh",
+    "curl",
+    "wget",
+    "nc",
+    "ncat",
+    "netcat",
+    "socat",
+    "scp",
+    "rsync",
+    "ssh",
+    "sftp",
+    "ftp",
+    "telnet",
+    "http",
+    "https",
+    "xh",
+    "httpie",
+    "aria2c",
+    "openssl",
+    "gh",
+    "aws",
+    "gsutil",
+    "rclone",
+    "s3cmd",
+    "pastebinit",
+    "transfer",
 ];
 
 fn is_client(cmd: &Command) -> bool {
@@ -239,6 +262,46 @@ fn uploaded_files(cmd: &Command) -> Vec<(&Word, String)> {
         }
         i += 1 + took;
     }
+    // Object-store and sync clients: local operands of a copy to a remote are uploads.
+    let ops: Vec<&Word> = args
+        .iter()
+        .filter(|w| !w.lit().is_some_and(|t| t.starts_with('-') && t != "-"))
+        .collect();
+    let op = |i: usize| {
+        ops.get(i)
+            .map(|w| w.text_with("\u{fffd}"))
+            .unwrap_or_default()
+    };
+    let store = match name {
+        "aws" => op(0) == "s3" && matches!(op(1).as_str(), "cp" | "mv" | "sync"),
+        "gsutil" => matches!(op(0).as_str(), "cp" | "mv" | "rsync"),
+        "rclone" => matches!(
+            op(0).as_str(),
+            "copy" | "sync" | "move" | "copyto" | "moveto"
+        ),
+        "s3cmd" => matches!(op(0).as_str(), "put" | "sync"),
+        _ => false,
+    };
+    if store {
+        let skip = if name == "aws" { 2 } else { 1 };
+        let rest: Vec<(&Word, String)> = ops
+            .iter()
+            .skip(skip)
+            .map(|w| (*w, w.text_with("\u{fffd}")))
+            .collect();
+        if rest.iter().any(|(_, t)| t.contains("://") || is_remote(t)) {
+            out.extend(
+                rest.into_iter()
+                    .filter(|(_, t)| !t.contains("://") && !is_remote(t)),
+            );
+        }
+    }
+    if name == "gh" && op(0) == "gist" && op(1) == "create" {
+        out.extend(ops.iter().skip(2).map(|w| (*w, w.text_with("\u{fffd}"))));
+    }
+    if matches!(name, "pastebinit" | "transfer") {
+        out.extend(ops.iter().map(|w| (*w, w.text_with("\u{fffd}"))));
+    }
     if matches!(name, "scp" | "rsync") {
         // Only sources count, and only when some operand is remote.
         let remote = out.iter().any(|(_, t)| is_remote(t));
@@ -263,14 +326,13 @@ fn sends_stdin(cmd: &Command) -> bool {
         Some("curl") => uploaded_files(cmd)
             .iter()
             .any(|(_, f)| f == "-" || f == "/dev/stdin" || f == "."),
-        Some("wget") => uploaded_files(cmd)
+        Some(
+            "nc" | "ncat" | "netcat" | "socat" | "ssh" | "telnet" | "openssl" | "ftp"
+            | "pastebinit" | "http" | "https" | "xh" | "httpie",
+        ) => true,
+        _ => uploaded_files(cmd)
             .iter()
             .any(|(_, f)| f == "-" || f == "/dev/stdin"),
-        Some(
-            "nc" | "ncat" | "netcat" | "socat" | "ssh" | "telnet" | "openssl" | "ftp" | "http"
-            | "https" | "xh" | "httpie",
-        ) => true,
-        _ => false,
     }
 }
 
