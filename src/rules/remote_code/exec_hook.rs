@@ -273,6 +273,16 @@ fn ssh_option_hook(opt: &str) -> bool {
         None => (opt, ""),
     };
     let k = k.to_ascii_lowercase();
+    // A plain jump or proxy client (`ProxyCommand ssh -W %h:%p bastion`) runs no hidden code.
+    let plain_proxy = k == "proxycommand"
+        && matches!(
+            first_word(v),
+            "ssh" | "nc" | "ncat" | "connect" | "connect-proxy" | "corkscrew" | "cloudflared"
+        )
+        && !v.contains(['|', ';', '&', '$', '`', '(', ')']);
+    if plain_proxy {
+        return false;
+    }
     matches!(
         k.as_str(),
         "proxycommand" | "localcommand" | "knownhostscommand" | "match"
