@@ -11,8 +11,9 @@ declare_rule! {
     /// ## What it does
     /// Flags file-placing commands whose destination is a sensitive path (the list in
     /// SG5001): `cp`/`mv`/`install`/`ln` (the last operand, or `-t DIR`/`--target-directory`),
-    /// `rsync`/`scp` to a local destination, `dd of=`, `truncate`, and `curl -o`/`wget -O`
-    /// downloads. Sources are not judged: copying *from* `/etc` is fine.
+    /// `rsync`/`scp` to a local destination, `dd of=`, `truncate`, `curl -o`/`wget -O`
+    /// downloads, and `crontab FILE`/`crontab -` (which replaces the user's crontab).
+    /// Sources are not judged: copying *from* `/etc` is fine.
     ///
     /// ## Why is this bad?
     /// Replacing a system file, a key, a startup file or the guard's config changes how
@@ -32,7 +33,7 @@ declare_rule! {
     severity: Approve,
     category: SensitiveWrites,
     hermes: ["copy/move file into system config path", "copy/move file into sensitive credential/SSH/shell-rc path", "overwrite project env/config file"],
-    programs: ["cp", "mv", "install", "ln", "rsync", "scp", "dd", "truncate", "curl", "wget"],
+    programs: ["cp", "mv", "install", "ln", "rsync", "scp", "crontab", "dd", "truncate", "curl", "wget"],
     summary: "A file is copied, moved, linked or downloaded into a sensitive path",
     pass: ["cp /etc/nginx/nginx.conf ./", "mv a.txt b.txt", "ln -s /usr/bin/python3 ~/bin/python", "dd if=/dev/zero of=disk.img bs=1M count=1", "truncate -s 0 app.log", "curl -o out.json https://x"],
     fail: [
@@ -214,6 +215,34 @@ impl Rule for CopyIntoSensitive {
     }
 
     fn check_command(&self, cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
+        if cmd.is("crontab") {
+            // `crontab FILE` / `crontab -` replaces the user's crontab.
+            let args = cmd.arg_texts();
+            let listing = args
+                .iter()
+                .any(|a| a.starts_with('-') && a.len() > 1 && a[1..].contains(['l', 'r', 'e']));
+            let mut skip = false;
+            let mut installs = false;
+            for a in &args {
+                if skip {
+                    skip = false;
+                } else if a == "-u" {
+                    skip = true;
+                } else if a == "-" || !a.starts_with('-') {
+                    installs = true;
+                }
+            }
+            if installs && !listing {
+                let mut f = Finding::on(
+                    &Self::META,
+                    cmd,
+                    format!("crontab replaces the user's crontab{}", route(cmd)),
+                );
+                f.hermes.clear();
+                out.push(f);
+            }
+            return;
+        }
         for (w, inline) in destinations(cx, cmd) {
             let word = match inline {
                 Some(t) => {
