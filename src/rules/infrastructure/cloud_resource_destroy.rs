@@ -15,6 +15,7 @@ declare_rule! {
     /// delete|stop|deallocate|purge`; `doctl ... delete|rm|del`; `eksctl delete ...`;
     /// `gsutil rm|rb` and `gsutil rsync -d`. Global options (`--profile p`, `--region r`,
     /// `-m`) do not hide the verb. Creating, listing, describing and logging in are fine.
+    /// `--dry-run` runs change nothing and are not flagged.
     ///
     /// ## Why is this bad?
     /// Cloud deletions are immediate and usually unrecoverable, and they may hit shared or
@@ -63,9 +64,16 @@ fn destroys(cmd: &Command) -> Option<String> {
                 w.first()?.as_str(),
                 w.get(1).map(String::as_str).unwrap_or(""),
             );
-            let destructive = ["delete-", "terminate-", "stop-", "deregister-", "purge-"]
-                .iter()
-                .any(|p| op.starts_with(p))
+            let destructive = [
+                "delete-",
+                "batch-delete-",
+                "terminate-",
+                "stop-",
+                "deregister-",
+                "purge-",
+            ]
+            .iter()
+            .any(|p| op.starts_with(p))
                 || matches!(op, "delete" | "terminate" | "stop" | "purge")
                 || (svc == "s3"
                     && (matches!(op, "rm" | "rb" | "mv")
@@ -149,6 +157,9 @@ impl Rule for CloudResourceDestroy {
     }
 
     fn check_command(&self, _cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
+        if super::dry_run(cmd) {
+            return;
+        }
         if let Some(m) = destroys(cmd) {
             out.push(Finding::on(&Self::META, cmd, format!("{m}{}", route(cmd))));
         }

@@ -13,6 +13,7 @@ declare_rule! {
     /// `cordon`, `replace --force`, and `helm uninstall|delete|del|un`. Global options
     /// (`-n ns`, `--context c`, `--kubeconfig f`) do not hide the verb. `get`, `describe`,
     /// `logs`, `apply` and `create` are fine.
+    /// `--dry-run`/`--dry-run=client|server` runs change nothing and are not flagged.
     ///
     /// ## Why is this bad?
     /// Deleting or scaling workloads takes services down, and `drain` evicts every pod from
@@ -87,6 +88,9 @@ impl Rule for ClusterResourceDestroy {
     }
 
     fn check_command(&self, _cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
+        if super::dry_run(cmd) {
+            return;
+        }
         if let Some(m) = destroys(cmd) {
             out.push(Finding::on(&Self::META, cmd, format!("{m}{}", route(cmd))));
         }

@@ -119,6 +119,9 @@ impl Rule for FirewallChange {
     }
 
     fn check_command(&self, _cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
+        if super::dry_run(cmd) {
+            return;
+        }
         if let Some(m) = changes(cmd) {
             out.push(Finding::on(&Self::META, cmd, format!("{m}{}", route(cmd))));
         }

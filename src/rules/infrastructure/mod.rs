@@ -54,3 +54,12 @@ pub fn has_opt(cmd: &Command, f: &str) -> bool {
         .iter()
         .any(|a| a == f || a.starts_with(&format!("{f}=")))
 }
+
+/// `--dry-run`, `--dry-run=client|server`, `--dryrun`: the command changes nothing.
+pub fn dry_run(cmd: &Command) -> bool {
+    cmd.arg_texts().iter().any(|a| {
+        a == "--dry-run"
+            || a == "--dryrun"
+            || a.strip_prefix("--dry-run=").is_some_and(|v| v != "none")
+    })
+}
