@@ -126,8 +126,14 @@ fn destroys(cmd: &Command) -> Option<String> {
                 &["context", "access-token", "output", "format"],
                 5,
             );
+            // `d` is also the alias of `databases` and `droplet`: it means delete only after
+            // a resource word (`doctl compute d d ID`, `doctl apps d ID`).
             w.iter()
-                .position(|v| matches!(v.as_str(), "delete" | "rm" | "del" | "destroy"))
+                .enumerate()
+                .position(|(i, v)| {
+                    matches!(v.as_str(), "delete" | "rm" | "del" | "destroy")
+                        || (v == "d" && i >= 1 && w[i - 1] != "compute")
+                })
                 .map(|i| format!("doctl {}", w[..=i].join(" ")))
         }
         "eksctl" => {
