@@ -410,7 +410,7 @@ fn verb_like(w: &str, force: bool) -> bool {
 
 fn destroys(cmd: &Command) -> Option<String> {
     let name = cmd.name.as_deref()?;
-    if cmd.arg_texts().iter().any(|a| a == "--help" || a == "-h" || a == "help") {
+    if cmd.arg_texts().iter().any(|a| a == "--help" || a == "help") {
         return None;
     }
     if VERB_PROGRAMS.contains(&name) {
