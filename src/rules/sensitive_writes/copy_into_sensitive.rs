@@ -228,7 +228,8 @@ impl Rule for CopyIntoSensitive {
                     skip = false;
                 } else if a == "-u" {
                     skip = true;
-                } else if a == "-" || !a.starts_with('-') {
+                } else if a == "-" || (!a.starts_with('-') && a != "/dev/null") {
+                    // `crontab /dev/null` empties it: a removal, judged with `crontab -r`.
                     installs = true;
                 }
             }
