@@ -348,6 +348,7 @@ impl Rule for SecretExfiltration {
         // Taint: secret sources and everything their bytes reach.
         let mut what: std::collections::BTreeMap<NodeIndex, String> = Default::default();
         let mut q = VecDeque::new();
+        let mut sources: Vec<NodeIndex> = Vec::new();
         for n in g.node_indices() {
             let src = match &g[n] {
                 FlowNode::File { path }
@@ -365,6 +366,7 @@ impl Rule for SecretExfiltration {
             if let Some(s) = src {
                 what.insert(n, s);
                 q.push_back(n);
+                sources.push(n);
             }
         }
         let mut tainted_by_edge: Vec<(NodeIndex, FlowEdge)> = Vec::new();
@@ -398,7 +400,7 @@ impl Rule for SecretExfiltration {
                     .node_indices()
                     .find(|&n| matches!(&g[n], FlowNode::File { path } if *path == p));
                 if let Some(src) = written.and_then(|n| what.get(&n)) {
-                    reason = Some(format!("uploads {f}, which holds {src}"));
+                    reason = Some(format!("uploads {f} (which holds {src})"));
                     break;
                 }
                 // An archive or copy made earlier from a secret (`tar czf f ~/.ssh`).
@@ -418,7 +420,7 @@ impl Rule for SecretExfiltration {
                         names_it.then_some(src)
                     });
                 if let Some(src) = packed {
-                    reason = Some(format!("uploads {f}, which was made from {src}"));
+                    reason = Some(format!("uploads {f} (made from {src})"));
                     break;
                 }
             }
@@ -437,11 +439,28 @@ impl Rule for SecretExfiltration {
             }
             if let Some(r) = reason {
                 let name = cmd.name.clone().unwrap_or_default();
-                out.push(Finding::on(
+                let mut f = Finding::on(
                     &Self::META,
                     cmd,
                     format!("`{name}` {r} over the network{}", route(cmd)),
-                ));
+                );
+                // The dataflow path from the secret to the client, when there is one.
+                let path = sources.iter().filter(|&&s| s != me).find_map(|&s| {
+                    super::paths_from(cx.flow, s, &|_, t| t == me)
+                        .into_iter()
+                        .next()
+                });
+                if let Some(p) = path {
+                    let d = cx.flow.describe(cx.script, &p);
+                    // A bare `env` has no argv, so the graph gives it no label.
+                    let d = if d.starts_with(' ') {
+                        format!("env{d}")
+                    } else {
+                        d
+                    };
+                    f = f.with_evidence(d);
+                }
+                out.push(f);
             }
         }
     }
