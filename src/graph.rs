@@ -158,33 +158,6 @@ fn is_network(cmd: &Command) -> bool {
     }
 }
 
-fn is_decoder(cmd: &Command) -> bool {
-    let Some(n) = cmd.name.as_deref() else {
-        return false;
-    };
-    let args = cmd.arg_texts();
-    let has = |f: &str| args.iter().any(|a| a == f);
-    let short = |c: char| {
-        args.iter()
-            .any(|a| a.starts_with('-') && !a.starts_with("--") && a.contains(c))
-    };
-    match n {
-        "base64" | "base32" | "basenc" => short('d') || short('D') || has("--decode"),
-        "xxd" => short('r') || has("-revert"),
-        "openssl" => has("-d") || args.first().is_some_and(|a| a == "base64" && has("-d")),
-        "uudecode" | "rev" | "zcat" | "gunzip" | "gzip" | "bzcat" | "bunzip2" | "xz" | "unxz"
-        | "xzcat" | "zstd" | "zstdcat" | "unzip" | "printf" => n != "gzip" || short('d'),
-        "tr" => !args.is_empty(),
-        "perl" => {
-            has("-pe")
-                && args
-                    .iter()
-                    .any(|a| a.contains("pack") || a.contains("decode"))
-        }
-        _ => false,
-    }
-}
-
 /// Whether a command executes what flows into it, and through which inputs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SinkInputs {
@@ -342,7 +315,7 @@ pub fn build(script: &Script) -> Flow {
             }
         } else if is_network(c) {
             FlowNode::Network { cmd: c.id }
-        } else if is_decoder(c) {
+        } else if crate::model::is_decoder(c) {
             FlowNode::Decoder { cmd: c.id }
         } else {
             FlowNode::Command { cmd: c.id }

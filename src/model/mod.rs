@@ -14,6 +14,7 @@ pub mod wrappers;
 
 pub use env::{Env, VarValue};
 pub use lower::{LowerLimits, is_shell, lower_script};
+pub use payload::is_decoder;
 
 use crate::Span;
 use serde::Serialize;

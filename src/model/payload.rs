@@ -112,23 +112,42 @@ pub fn output_of(cmd: &Command, stdin: Option<&str>) -> Option<String> {
     }
 }
 
-/// A command that turns its input into different bytes (a decoder or transformer).
+/// A command that turns bytes into different bytes (a decoder or transformer): what it
+/// feeds a shell is not what the command text shows.
 pub fn is_decoder(cmd: &Command) -> bool {
     let Some(n) = cmd.name.as_deref() else {
         return false;
     };
     let args = cmd.arg_texts();
+    let has = |f: &str| args.iter().any(|a| a == f);
     let short = |c: char| {
         args.iter()
             .any(|a| a.starts_with('-') && !a.starts_with("--") && a.contains(c))
     };
     match n {
-        "base64" | "base32" | "basenc" => {
-            short('d') || short('D') || args.iter().any(|a| a == "--decode")
+        "base64" | "base32" | "basenc" => short('d') || short('D') || has("--decode"),
+        "xxd" => short('r') || has("-revert"),
+        "openssl" => has("-d"),
+        "uudecode" | "rev" | "zcat" | "gunzip" | "bzcat" | "bunzip2" | "unxz" | "xzcat"
+        | "zstdcat" | "unzip" => true,
+        "gzip" | "xz" | "zstd" | "bzip2" => short('d') || has("--decompress"),
+        "tr" => !args.is_empty(),
+        // printf only hides text when it expands escapes (`\x72`, `\162`, `%b`).
+        "printf" => args.iter().any(|a| {
+            a.contains("\\x")
+                || a.contains("\\0")
+                || a.contains("\\u")
+                || a.contains("%b")
+                || a.split('\\')
+                    .skip(1)
+                    .any(|p| p.starts_with(|c: char| c.is_ascii_digit()))
+        }),
+        "perl" => {
+            has("-pe")
+                && args
+                    .iter()
+                    .any(|a| a.contains("pack") || a.contains("decode"))
         }
-        "xxd" => short('r'),
-        "openssl" => args.iter().any(|a| a == "-d"),
-        "tr" | "rev" | "uudecode" | "zcat" | "gunzip" | "bzcat" | "xzcat" | "zstdcat" => true,
         _ => false,
     }
 }

@@ -14,6 +14,11 @@ pub mod processes;
 pub mod self_protection;
 pub mod sql;
 pub mod system;
+// rules-b: categories
+pub mod infrastructure;
+pub mod packages;
+pub mod remote_code;
+pub mod sensitive_writes;
 pub mod util;
 
 use std::collections::BTreeMap;
@@ -223,6 +228,29 @@ pub static RULES: &[&dyn Rule] = &[
     &git::stash_drop::StashDrop,
     &git::history_rewrite::HistoryRewrite,
     // rules-a: end
+    // rules-b: begin
+    &remote_code::remote_content_executed::RemoteContentExecuted,
+    &remote_code::decoded_content_executed::DecodedContentExecuted,
+    &remote_code::runtime_code_string::RuntimeCodeString,
+    &remote_code::dynamic_program_name::DynamicProgramName,
+    &remote_code::exec_hook::ExecHook,
+    &remote_code::reverse_shell::ReverseShell,
+    &remote_code::secret_exfiltration::SecretExfiltration,
+    &sensitive_writes::overwrite_sensitive::OverwriteSensitive,
+    &sensitive_writes::copy_into_sensitive::CopyIntoSensitive,
+    &sensitive_writes::in_place_edit_sensitive::InPlaceEditSensitive,
+    &packages::system_package_removal::SystemPackageRemoval,
+    &packages::url_package_install::UrlPackageInstall,
+    &packages::package_source_added::PackageSourceAdded,
+    &infrastructure::cloud_resource_destroy::CloudResourceDestroy,
+    &infrastructure::cluster_resource_destroy::ClusterResourceDestroy,
+    &infrastructure::iac_destroy::IacDestroy,
+    &infrastructure::firewall_change::FirewallChange,
+    &infrastructure::boot_chain_change::BootChainChange,
+    &infrastructure::disk_encryption_destroy::DiskEncryptionDestroy,
+    &infrastructure::user_account_change::UserAccountChange,
+    &infrastructure::destructive_verb::DestructiveVerb,
+    // rules-b: end
 ];
 
 /// Rules by the program names they apply to.

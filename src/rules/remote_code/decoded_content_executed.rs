@@ -1,0 +1,139 @@
+//! SG4002: decoded or transformed bytes (`base64 -d`, `xxd -r`, `tr`, `openssl -d`) run as code.
+
+use petgraph::graph::NodeIndex;
+
+use super::{ancestors, code_paths, node_command};
+use crate::declare_rule;
+use crate::graph::FlowNode;
+use crate::model::Command;
+use crate::rules::util::route;
+use crate::rules::{Cx, Finding, Rule, RuleMeta};
+
+declare_rule! {
+    /// ## What it does
+    /// Flags bytes produced by a decoder or transformer that reach a shell or interpreter as
+    /// code: `base64 -d | sh`, `xxd -r -p | bash`, `tr 'a-z' 'n-za-m' | sh`,
+    /// `openssl enc -d ... | sh`, `rev | sh`, `printf '\x72\x6d..' | sh`, or the same through
+    /// a command or process substitution. When the payload is literal the core also decodes
+    /// it and the commands inside are judged by the other rules; this rule still flags the
+    /// decoding itself, because hiding code from a reader is a hazard of its own.
+    /// Decompressors (`gunzip`, `zcat`) of local files are not obfuscation and are not
+    /// flagged; content from the network is reported by SG4001 instead.
+    ///
+    /// ## Why is this bad?
+    /// Encoding a command is how injected instructions get past a person reading it.
+    ///
+    /// ## Example
+    /// ```sh
+    /// echo cm0gLXJmIH4= | base64 -d | sh   # approve (and whatever it decodes to)
+    /// echo aGVsbG8= | base64 -d            # allow: decoded, only printed
+    /// ```
+    ///
+    /// ## Known limitations
+    /// Decoding done by an interpreter (`python3 -c 'exec(base64..)'`) is judged by the
+    /// interpreter rules, not here.
+    pub struct DecodedContentExecuted;
+    code: "SG4002",
+    name: "decoded-content-executed",
+    severity: Approve,
+    category: RemoteCode,
+    hermes: ["pipe decoded content to shell (possible command obfuscation)", "pipe xxd-decoded content to shell (possible command obfuscation)", "pipe tr-transformed output to shell (possible command obfuscation)", "pipe openssl-decoded content to shell (possible command obfuscation)"],
+    programs: [],
+    summary: "Decoded or transformed content is run as code",
+    pass: ["echo aGVsbG8= | base64 -d", "base64 -d key.b64 > key.bin", "zcat logs.gz | grep error", "printf 'hello\\n' | sh"],
+    fail: [
+        "echo ZWNobyBoaQ== | base64 -d | sh",
+        "base64 --decode payload.txt | bash",
+        "xxd -r -p hex.txt | bash",
+        "cat x | tr 'a-z' 'n-za-m' | sh",
+        "openssl enc -d -aes256 -in p.enc -k k | sh",
+        "sh -c \"$(echo ZWNobyBoaQ== | base64 -d)\"",
+        "printf '\\x6c\\x73' | bash",
+    ],
+}
+
+fn escapes(text: &str) -> bool {
+    text.contains("\\x")
+        || text.contains("\\u")
+        || text.contains("\\0")
+        || text
+            .chars()
+            .collect::<Vec<_>>()
+            .windows(2)
+            .any(|w| w[0] == '\\' && w[1].is_ascii_digit())
+}
+
+/// Is this command an obfuscating decoder (not a decompressor)?
+pub fn obfuscating(cmd: &Command) -> bool {
+    let Some(n) = cmd.name.as_deref() else {
+        return false;
+    };
+    let args = cmd.arg_texts();
+    let has = |f: &str| args.iter().any(|a| a == f);
+    let short = |c: char| {
+        args.iter()
+            .any(|a| a.starts_with('-') && !a.starts_with("--") && a.contains(c))
+    };
+    match n {
+        "base64" | "base32" | "basenc" => short('d') || short('D') || has("--decode"),
+        "xxd" => short('r') || has("-revert"),
+        "openssl" => {
+            has("-d") || has("-decrypt") || args.first().is_some_and(|a| a == "base64" && has("-d"))
+        }
+        "uudecode" | "rev" => true,
+        "tr" => !args.is_empty(),
+        "perl" => args
+            .iter()
+            .any(|a| a.contains("pack") || a.contains("decode")),
+        "printf" => args.first().is_some_and(|a| escapes(a)),
+        "echo" => {
+            args.iter().any(|a| a.starts_with('-') && a.contains('e'))
+                && args.iter().any(|a| escapes(a))
+        }
+        _ => false,
+    }
+}
+
+fn key_for(cmd: &Command) -> &'static str {
+    match cmd.name.as_deref() {
+        Some("xxd") => "pipe xxd-decoded content to shell (possible command obfuscation)",
+        Some("tr") => "pipe tr-transformed output to shell (possible command obfuscation)",
+        Some("openssl") => "pipe openssl-decoded content to shell (possible command obfuscation)",
+        _ => "pipe decoded content to shell (possible command obfuscation)",
+    }
+}
+
+fn from_network(cx: &Cx, n: NodeIndex) -> bool {
+    ancestors(cx.flow, n)
+        .into_iter()
+        .any(|a| matches!(cx.flow.graph[a], FlowNode::Network { .. }))
+}
+
+impl Rule for DecodedContentExecuted {
+    fn meta(&self) -> &'static RuleMeta {
+        &Self::META
+    }
+
+    fn check_script(&self, cx: &Cx, out: &mut Vec<Finding>) {
+        let start = |n: NodeIndex| {
+            node_command(cx.flow, cx.script, n).is_some_and(obfuscating) && !from_network(cx, n)
+        };
+        for (id, path) in code_paths(cx, &start) {
+            let Some(cmd) = cx.script.command(id) else {
+                continue;
+            };
+            let Some(decoder) = path
+                .first()
+                .and_then(|(n, _)| node_command(cx.flow, cx.script, *n))
+            else {
+                continue;
+            };
+            let dname = decoder.name.clone().unwrap_or_default();
+            let runner = cmd.name.clone().unwrap_or_default();
+            let mut f = Finding::on(&Self::META, cmd, format!("output of `{dname}` (decoded or transformed text) is run as code by `{runner}`{}", route(cmd)))
+                .with_evidence(cx.flow.describe(cx.script, &path));
+            f.hermes = vec![key_for(decoder)];
+            out.push(f);
+        }
+    }
+}

@@ -1,0 +1,202 @@
+//! SG5003: `sed -i`, `perl -i` or `ruby -i` editing a sensitive file in place.
+
+use super::{Sensitive, sensitive_word};
+use crate::declare_rule;
+use crate::model::{Command, Word};
+use crate::rules::util::route;
+use crate::rules::{Cx, Finding, Rule, RuleMeta};
+
+declare_rule! {
+    /// ## What it does
+    /// Flags in-place edits (`sed -i`, `sed -Ei.bak`, `sed --in-place`, `perl -pi -e`,
+    /// `ruby -pi -e`) of a sensitive file (the list in SG5001): system config, credentials,
+    /// shell startup files, crontabs, `.env*` files, Hermes's and shellgate's config.
+    ///
+    /// ## Why is this bad?
+    /// A substitution that matches more than intended silently corrupts a file the system,
+    /// a login or the guard depends on.
+    ///
+    /// ## Example
+    /// ```sh
+    /// sed -i 's/^PermitRootLogin.*/PermitRootLogin yes/' /etc/ssh/sshd_config   # approve
+    /// sed -i 's/foo/bar/' src/main.rs                                           # allow
+    /// ```
+    ///
+    /// ## Known limitations
+    /// Files named only at run time, and edits made by interpreters' own file APIs, are not
+    /// judged here.
+    pub struct InPlaceEditSensitive;
+    code: "SG5003",
+    name: "in-place-edit-sensitive-path",
+    severity: Approve,
+    category: SensitiveWrites,
+    hermes: ["in-place edit of system config", "in-place edit of system config (long flag)", "in-place edit of sensitive credential/SSH/shell-rc path", "in-place edit of sensitive credential/SSH/shell-rc path (long flag)", "in-place edit of sensitive credential/SSH/shell-rc path (perl/ruby)", "in-place edit of Hermes config/env", "in-place edit of Hermes config/env (long flag)", "in-place edit of Hermes config/env (perl/ruby)"],
+    programs: ["sed", "gsed", "perl", "ruby"],
+    summary: "In-place edit of a system, credential, startup, env or guard file",
+    pass: ["sed -i 's/foo/bar/' src/main.rs", "sed 's/a/b/' /etc/hosts", "sed -n '1p' ~/.bashrc", "perl -pe 's/a/b/' /etc/hosts", "sed -e 's/x/y/' -i.bak notes.txt"],
+    fail: [
+        "sed -i 's/^PermitRootLogin.*/PermitRootLogin yes/' /etc/ssh/sshd_config",
+        "sed --in-place 's/a/b/' /etc/hosts",
+        "sed -i.bak 's/x/y/' ~/.bashrc",
+        "sudo sed -Ei 's/x/y/' /etc/fstab",
+        "perl -pi -e 's/a/b/' ~/.ssh/config",
+        "sed -i 's/KEY=.*/KEY=x/' .env",
+        "sed -i 's/a/b/' ~/.hermes/config.yaml",
+        "ruby -pi -e 'gsub(/a/, \"b\")' ~/.zshrc",
+    ],
+}
+
+/// (in-place?, long flag?, file operands)
+fn sed_files(cmd: &Command) -> (bool, bool, Vec<&Word>) {
+    let args = cmd.args();
+    let mut inplace = false;
+    let mut long = false;
+    let mut script_given = false;
+    let mut ops = Vec::new();
+    let mut i = 0;
+    let mut only = false;
+    while i < args.len() {
+        let w = &args[i];
+        i += 1;
+        let Some(t) = w.lit() else {
+            ops.push(w);
+            continue;
+        };
+        if only || !t.starts_with('-') || t == "-" {
+            ops.push(w);
+            continue;
+        }
+        if t == "--" {
+            only = true;
+            continue;
+        }
+        if let Some(l) = t.strip_prefix("--") {
+            let name = l.split('=').next().unwrap_or("");
+            if "in-place".starts_with(name) && name.len() >= 2 {
+                inplace = true;
+                long = true;
+            } else if matches!(name, "expression" | "file") {
+                script_given = true;
+                if !l.contains('=') {
+                    i += 1;
+                }
+            } else if matches!(name, "line-length") && !l.contains('=') {
+                i += 1;
+            }
+            continue;
+        }
+        for (pos, c) in t[1..].char_indices() {
+            match c {
+                'i' => {
+                    inplace = true;
+                    break;
+                }
+                'e' | 'f' | 'l' => {
+                    if c != 'l' {
+                        script_given = true;
+                    }
+                    if pos + 1 == t.len() - 1 {
+                        i += 1;
+                    }
+                    break;
+                }
+                _ => {}
+            }
+        }
+    }
+    if !script_given && !ops.is_empty() {
+        ops.remove(0);
+    }
+    (inplace, long, ops)
+}
+
+fn interp_files(cmd: &Command) -> (bool, Vec<&Word>) {
+    let args = cmd.args();
+    let mut inplace = false;
+    let mut code_given = false;
+    let mut ops = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        let w = &args[i];
+        i += 1;
+        let Some(t) = w.lit() else {
+            ops.push(w);
+            continue;
+        };
+        if !t.starts_with('-') || t == "-" || !ops.is_empty() {
+            ops.push(w);
+            continue;
+        }
+        if t == "--" {
+            continue;
+        }
+        for (pos, c) in t[1..].char_indices() {
+            match c {
+                'i' => {
+                    inplace = true;
+                    break;
+                }
+                'e' | 'E' => {
+                    code_given = true;
+                    if pos + 1 == t.len() - 1 {
+                        i += 1;
+                    }
+                    break;
+                }
+                'I' | 'M' | 'm' | 'r' | 'x' | 'C' => break,
+                _ => {}
+            }
+        }
+    }
+    if !code_given && !ops.is_empty() {
+        ops.remove(0);
+    }
+    (inplace, ops)
+}
+
+fn key(s: Sensitive, long: bool, interp: bool) -> &'static str {
+    match (s, long, interp) {
+        (Sensitive::Hermes, _, true) => "in-place edit of Hermes config/env (perl/ruby)",
+        (Sensitive::Hermes, true, _) => "in-place edit of Hermes config/env (long flag)",
+        (Sensitive::Hermes, false, _) => "in-place edit of Hermes config/env",
+        (Sensitive::System | Sensitive::Cron, true, false) => {
+            "in-place edit of system config (long flag)"
+        }
+        (Sensitive::System | Sensitive::Cron, _, _) => "in-place edit of system config",
+        (_, _, true) => "in-place edit of sensitive credential/SSH/shell-rc path (perl/ruby)",
+        (_, true, _) => "in-place edit of sensitive credential/SSH/shell-rc path (long flag)",
+        _ => "in-place edit of sensitive credential/SSH/shell-rc path",
+    }
+}
+
+impl Rule for InPlaceEditSensitive {
+    fn meta(&self) -> &'static RuleMeta {
+        &Self::META
+    }
+
+    fn check_command(&self, cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
+        let interp = cmd.is("perl") || cmd.is("ruby");
+        let (inplace, long, files) = if interp {
+            let (i, f) = interp_files(cmd);
+            (i, false, f)
+        } else {
+            sed_files(cmd)
+        };
+        if !inplace {
+            return;
+        }
+        for w in files {
+            if let Some((s, p)) = sensitive_word(cx, cmd, w) {
+                let name = cmd.name.clone().unwrap_or_default();
+                let mut f = Finding::on(
+                    &Self::META,
+                    cmd,
+                    format!("{name} edits {p} in place, {}{}", s.describe(), route(cmd)),
+                )
+                .with_span(w.span);
+                f.hermes = vec![key(s, long, interp)];
+                out.push(f);
+            }
+        }
+    }
+}
