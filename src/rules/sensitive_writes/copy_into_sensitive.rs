@@ -12,7 +12,8 @@ declare_rule! {
     /// Flags file-placing commands whose destination is a sensitive path (the list in
     /// SG5001): `cp`/`mv`/`install`/`ln` (the last operand, or `-t DIR`/`--target-directory`),
     /// `rsync`/`scp` to a local destination, `dd of=`, `truncate`, `curl -o`/`wget -O`
-    /// downloads, and `crontab FILE`/`crontab -` (which replaces the user's crontab).
+    /// downloads, `ssh-keygen -f FILE`/`-R host`, `crontab FILE`/`crontab -` (which
+    /// replaces the user's crontab), and `mv` of a sensitive file away from its place.
     /// Sources are not judged: copying *from* `/etc` is fine.
     ///
     /// ## Why is this bad?
@@ -33,7 +34,7 @@ declare_rule! {
     severity: Approve,
     category: SensitiveWrites,
     hermes: ["copy/move file into system config path", "copy/move file into sensitive credential/SSH/shell-rc path", "overwrite project env/config file"],
-    programs: ["cp", "mv", "install", "ln", "rsync", "scp", "crontab", "dd", "truncate", "curl", "wget"],
+    programs: ["cp", "mv", "install", "ln", "rsync", "scp", "crontab", "ssh-keygen", "dd", "truncate", "curl", "wget"],
     summary: "A file is copied, moved, linked or downloaded into a sensitive path",
     pass: ["cp /etc/nginx/nginx.conf ./", "mv a.txt b.txt", "ln -s /usr/bin/python3 ~/bin/python", "dd if=/dev/zero of=disk.img bs=1M count=1", "truncate -s 0 app.log", "curl -o out.json https://x"],
     fail: [
@@ -182,6 +183,31 @@ fn destinations<'a>(cx: &Cx, cmd: &'a Command) -> Vec<(&'a Word, Option<String>)
                 .map(|w| (w, None))
                 .collect()
         }
+        "ssh-keygen" => {
+            let args = cmd.args();
+            let texts = cmd.arg_texts();
+            let reads_only = texts.iter().any(|a| {
+                matches!(
+                    a.as_str(),
+                    "-l" | "-y" | "-F" | "-B" | "-L" | "-Q" | "-D" | "-lf" | "-yf"
+                )
+            });
+            if reads_only {
+                return Vec::new();
+            }
+            let file = texts
+                .iter()
+                .position(|a| a == "-f")
+                .and_then(|i| args.get(i + 1));
+            if let Some(f) = file {
+                return vec![(f, None)];
+            }
+            // `ssh-keygen -R host` rewrites known_hosts.
+            if texts.iter().any(|a| a == "-R") {
+                return vec![(&cmd.argv[0], Some("~/.ssh/known_hosts".to_string()))];
+            }
+            Vec::new()
+        }
         "curl" | "wget" => {
             let mut out = Vec::new();
             let args = cmd.args();
@@ -243,6 +269,36 @@ impl Rule for CopyIntoSensitive {
                 out.push(f);
             }
             return;
+        }
+        if cmd.is("mv") {
+            // Moving a sensitive file away removes it from where it is needed.
+            let a = parse(cmd, &CP_SPEC);
+            let n = a.operands.len();
+            let has_target_opt = a
+                .values
+                .iter()
+                .any(|(o, _)| o == "-t" || o == "--target-directory")
+                || cmd.args().iter().any(|w| {
+                    w.lit()
+                        .is_some_and(|t| t.starts_with("--target-directory="))
+                });
+            let sources = if has_target_opt {
+                n
+            } else {
+                n.saturating_sub(1)
+            };
+            for w in a.operands.iter().take(sources) {
+                if let Some((s, p)) = sensitive_word(cx, cmd, w) {
+                    let mut f = Finding::on(
+                        &Self::META,
+                        cmd,
+                        format!("mv moves {p}, {}, away{}", s.describe(), route(cmd)),
+                    )
+                    .with_span(w.span);
+                    f.hermes = vec![key(s, &p)];
+                    out.push(f);
+                }
+            }
         }
         for (w, inline) in destinations(cx, cmd) {
             let word = match inline {
