@@ -205,6 +205,8 @@ pub fn sink_inputs(cmd: &Command) -> Option<SinkInputs> {
         _ if is_interpreter(n) => {
             let code_flag = args.iter().any(|a| {
                 matches!(a.as_str(), "-c" | "-e" | "-E" | "-r" | "-m" | "-p" | "eval")
+                    // `python -mjson.tool`: an attached module name.
+                    || (n.starts_with("python") && a.starts_with("-m"))
                     || (a.starts_with('-')
                         && !a.starts_with("--")
                         && (a.ends_with('c') || a.ends_with('e')))
@@ -237,9 +239,13 @@ fn written_args(cmd: &Command) -> Vec<String> {
         "tee" => out.extend(args.iter().filter(|a| !a.starts_with('-')).cloned()),
         "curl" | "wget" | "aria2c" | "fetch" | "http" | "xh" => {
             while let Some(a) = it.next() {
+                // Short clusters count too: `curl -fsSLo f`, `wget -qO f`.
+                let cluster_ends = |c: char| {
+                    a.starts_with('-') && !a.starts_with("--") && a.len() > 2 && a.ends_with(c)
+                };
                 let takes = match n {
-                    "curl" => a == "-o" || a == "--output",
-                    "wget" => a == "-O" || a == "--output-document",
+                    "curl" => a == "-o" || a == "--output" || cluster_ends('o'),
+                    "wget" => a == "-O" || a == "--output-document" || cluster_ends('O'),
                     "aria2c" => a == "-o" || a == "--out",
                     _ => a == "-o" || a == "--output",
                 };
@@ -252,7 +258,11 @@ fn written_args(cmd: &Command) -> Vec<String> {
                     .or_else(|| a.strip_prefix("--output-document="))
                 {
                     out.push(v.to_string());
-                } else if n == "curl" && (a == "-O" || a == "--remote-name") {
+                } else if n == "curl"
+                    && (a == "-O"
+                        || a == "--remote-name"
+                        || (a.starts_with('-') && !a.starts_with("--") && a.contains('O')))
+                {
                     // `curl -O URL` saves under the URL's last path segment.
                     if let Some(url) = args.iter().rev().find(|x| x.contains("://"))
                         && let Some(name) = url.trim_end_matches('/').rsplit('/').next()
@@ -399,6 +409,14 @@ pub fn build(script: &Script) -> Flow {
             }
         }
         for r in &c.redirects {
+            // `$(..)` inside a heredoc body becomes part of the command's input.
+            for s in r.heredoc.iter().flat_map(|h| &h.substitutions) {
+                for &p in &s.producers {
+                    if let Some(&pn) = cmd_nodes.get(&p) {
+                        g.add_edge(pn, me, FlowEdge::CommandSubst);
+                    }
+                }
+            }
             if let Some(t) = &r.target {
                 for s in &t.substitutions {
                     for &p in &s.producers {

@@ -741,6 +741,17 @@ impl Lowerer<'_> {
         if rw_gap {
             op_text = "<>".into();
         }
+        // Only the destination nodes that touch each other form the target: the grammar
+        // hands a following redirect's fd (`>& f 0>&1`) to this one as another node.
+        let mut end = None;
+        dest.retain(|&d| {
+            let n = src.tree.node(d);
+            let keep = end.is_none_or(|e| e == n.start);
+            if keep {
+                end = Some(n.end);
+            }
+            keep
+        });
         let mut target = None;
         if !dest.is_empty() {
             let words = self.decode_nodes(src, &dest, env, origin, WordMode::Single);
@@ -777,6 +788,7 @@ impl Lowerer<'_> {
             (Some(start), body) => {
                 let quoted = start.contains(['\'', '"', '\\']);
                 let strip_tabs = op_text == "<<-";
+                let mut heredoc_subs = Vec::new();
                 let (text, raw, bspan, nstart) = match body {
                     Some(b) => {
                         let bn = src.tree.node(b).clone();
@@ -785,9 +797,10 @@ impl Lowerer<'_> {
                             Some(raw.clone())
                         } else {
                             let (v, subs) = self.decode_heredoc(src, b, env, origin);
-                            for s in subs {
-                                pre.commands.extend(s.commands);
+                            for s in &subs {
+                                pre.commands.extend(s.commands.iter().copied());
                             }
+                            heredoc_subs = subs;
                             v
                         };
                         (
@@ -813,6 +826,7 @@ impl Lowerer<'_> {
                     raw: fix(raw),
                     quoted,
                     span: bspan,
+                    substitutions: heredoc_subs,
                     nstart: if strip_tabs { None } else { nstart },
                 })
             }

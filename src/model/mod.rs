@@ -213,6 +213,8 @@ pub struct Heredoc {
     /// Start of the body in the normalised top-level text, when it is a verbatim slice.
     #[serde(skip)]
     pub nstart: Option<usize>,
+    /// Substitutions expanded inside the body (`$(curl ..)` in an unquoted heredoc).
+    pub substitutions: Vec<Substitution>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

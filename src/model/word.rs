@@ -497,7 +497,7 @@ impl Lowerer<'_> {
             }
             WordMode::Assignment => vec![self.tilde(atoms, env, &mut notes, true)],
             WordMode::Single => vec![
-                atoms
+                self.tilde(atoms, env, &mut notes, false)
                     .into_iter()
                     .map(|a| match a {
                         Atom::Split => Atom::Ch {

@@ -1004,9 +1004,8 @@ pub fn peel(mut argv: Vec<Word>) -> Peeled {
                 i + positional
             }
         };
-        if next > argv.len() {
-            out.wrappers.push(wrapper(&name, taken, &argv, argv.len()));
-            argv.clear();
+        if next >= argv.len() {
+            // Nothing follows (`env`, `sudo -v`, `nohup`): the wrapper is the program.
             break;
         }
         out.wrappers.push(wrapper(&name, taken, &argv, next));

@@ -94,8 +94,8 @@ fn hands_over(cmd: &Command) -> Option<String> {
                 .map(|t| t.text_with("?"))
                 .unwrap_or_default();
             let runs_code = name.is_some_and(|n| is_shell(n) || crate::graph::is_interpreter(n));
-            let bare_exec =
-                cmd.argv.is_empty() && (cmd.has_wrapper("exec") || net.op == RedirectOp::ReadWrite);
+            let bare_exec = (cmd.argv.is_empty() || (cmd.is("exec") && cmd.argv.len() == 1))
+                && (cmd.has_wrapper("exec") || cmd.is("exec") || net.op == RedirectOp::ReadWrite);
             let both_ways = cmd.redirects.iter().any(|r| r.op == RedirectOp::DupFd)
                 && (net.op.writes() || net.op == RedirectOp::Read);
             let interactive = runs_code && (net.op.writes() || both_ways);
