@@ -1109,7 +1109,8 @@ impl Lowerer<'_> {
                 last_end = None;
                 continue;
             }
-            if cn.kind == k::COMMENT {
+            // Zero-width tokens the parser invented are reported as problems, not words.
+            if cn.kind == k::COMMENT || cn.is_missing {
                 continue;
             }
             if cn.kind == k::COMMAND_NAME
@@ -1117,10 +1118,17 @@ impl Lowerer<'_> {
                 || (cn.field.is_none() && (cn.named || cn.kind == "$"))
             {
                 let inner: Vec<NodeId> = if cn.kind == k::COMMAND_NAME {
-                    cn.children.clone()
+                    cn.children
+                        .iter()
+                        .copied()
+                        .filter(|&x| !src.tree.node(x).is_missing)
+                        .collect()
                 } else {
                     vec![c]
                 };
+                if inner.is_empty() {
+                    continue;
+                }
                 // Adjacent nodes with no space between are one word.
                 match (last_end, word_groups.last_mut()) {
                     (Some(e), Some(g)) if e == cn.start => g.extend(inner),

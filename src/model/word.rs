@@ -733,6 +733,15 @@ impl Lowerer<'_> {
             });
             return;
         }
+        // Anonymous tokens inside a word (a lone `$`, `=`) are literal text.
+        if !node.named {
+            if in_dq {
+                decode_dq(text, atoms);
+            } else {
+                decode_unquoted(text, atoms);
+            }
+            return;
+        }
         match node.kind {
             k::WORD | k::NUMBER if !in_dq => decode_unquoted(text, atoms),
             k::WORD | k::NUMBER | k::STRING_CONTENT | k::HEREDOC_CONTENT => {
