@@ -190,6 +190,15 @@ pub fn sink_inputs(cmd: &Command) -> Option<SinkInputs> {
         });
     }
     match n {
+        // `at`/`batch` run what arrives on stdin as shell code, later.
+        "at" | "batch" => Some(SinkInputs {
+            kind: SinkKind::Shell,
+            stdin: !args
+                .iter()
+                .any(|a| a == "-f" || a == "-l" || a == "-r" || a == "-c"),
+            args: false,
+            file: false,
+        }),
         "eval" => Some(SinkInputs {
             kind: SinkKind::Eval,
             stdin: false,

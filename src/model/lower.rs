@@ -1563,7 +1563,40 @@ impl Lowerer<'_> {
                 }
                 Some(out)
             }
+            "at" | "batch" => {
+                // `at` and `batch` run their stdin (or `-f FILE`) later, as shell code.
+                let code = stdin?;
+                let w = Word::literal(&code, span);
+                Some(self.lower_code(
+                    &w,
+                    OriginKind::StdinToShell,
+                    &format!("piped into {name} (runs later)"),
+                    child,
+                    origin,
+                    Some(span),
+                    None,
+                ))
+            }
             _ => {
+                // Code run through another program's hook, when it is written out.
+                let hooks = super::hooks::hook_code(name, argv);
+                if !hooks.is_empty() {
+                    let mut out = Block::default();
+                    for h in hooks {
+                        let w = Word::literal(&h.code, span);
+                        let b = self.lower_code(
+                            &w,
+                            OriginKind::ShellString,
+                            &h.detail,
+                            child,
+                            origin,
+                            Some(span),
+                            None,
+                        );
+                        out.commands.extend(b.commands);
+                    }
+                    return Some(out);
+                }
                 // Running a file written earlier in the script (`./x.sh`).
                 if let Some(path) = argv
                     .first()

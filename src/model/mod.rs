@@ -2,6 +2,7 @@
 //! program names, redirects, and the origin of every command (top level or nested code).
 
 mod env;
+mod hooks;
 mod inline;
 pub mod interp;
 mod lower;
