@@ -129,17 +129,29 @@ mod shellgate_decision {
     pub use crate::Decision;
 }
 
+/// Most bytes read from stdin for one command (larger ones are refused).
+pub const STDIN_LIMIT: usize = 64 << 20;
+
 /// Read a command from an argument or `-` (stdin). Invalid UTF-8 is an error.
 pub fn read_command(arg: &str) -> Result<String, String> {
     if arg != "-" {
         return Ok(arg.to_string());
     }
     use std::io::Read;
+    // Read one byte past the limit so an oversized command is refused, never truncated:
+    // judging a prefix could allow what the cut-off tail does.
+    let limit = STDIN_LIMIT as u64;
     let mut buf = Vec::new();
     std::io::stdin()
-        .take(crate::MAX_COMMAND_BYTES as u64 * 16)
+        .take(limit + 1)
         .read_to_end(&mut buf)
         .map_err(|e| format!("could not read the command from stdin: {e}"))?;
+    if buf.len() as u64 > limit {
+        return Err(format!(
+            "the command on stdin is larger than {} MiB; it was not analysed (split it or pass a smaller command)",
+            STDIN_LIMIT >> 20
+        ));
+    }
     String::from_utf8(buf).map_err(|e| {
         format!(
             "the command on stdin is not valid UTF-8 (first bad byte at offset {}); pass text",
