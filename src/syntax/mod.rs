@@ -150,11 +150,27 @@ impl Tree {
 
 /// Parse bash text into an owned tree. Never panics; grammar gaps become [`ParseProblem`]s.
 pub fn parse(text: &str) -> Result<Tree, SyntaxError> {
-    let mut parser = Parser::new();
-    parser
-        .set_language(&language())
-        .map_err(|e| SyntaxError::Language(e.to_string()))?;
-    let ts = parser.parse(text, None).ok_or(SyntaxError::NoTree)?;
+    // One parser per thread: a fresh parser pays for growing its internal stacks on every
+    // parse, which dominates the cost of short commands.
+    thread_local! {
+        static PARSER: std::cell::RefCell<Option<Parser>> = const { std::cell::RefCell::new(None) };
+    }
+    let ts = PARSER.with(|cell| -> Result<tree_sitter::Tree, SyntaxError> {
+        let mut slot = cell.try_borrow_mut().map_err(|_| SyntaxError::NoTree)?;
+        if slot.is_none() {
+            let mut p = Parser::new();
+            p.set_language(&language())
+                .map_err(|e| SyntaxError::Language(e.to_string()))?;
+            *slot = Some(p);
+        }
+        let parser = slot.as_mut().ok_or(SyntaxError::NoTree)?;
+        let tree = parser.parse(text, None);
+        if tree.is_none() {
+            // A parser that failed may hold state; start the next parse from a new one.
+            *slot = None;
+        }
+        tree.ok_or(SyntaxError::NoTree)
+    })?;
     let mut nodes: Vec<Node> = Vec::new();
     let mut problems = Vec::new();
     let mut cursor = ts.walk();
