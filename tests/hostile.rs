@@ -198,6 +198,7 @@ fn garbage(n: usize, seed: u64) -> Vec<u8> {
 fn hostile_inputs() -> Vec<(&'static str, Vec<u8>)> {
     let (depth, quoted) = quoted_bash_c(1 << 19, "rm -rf /");
     assert!(depth >= 8, "quoted nesting only reached {depth}");
+    eprintln!("re-quoted bash -c nesting: {depth} levels");
     vec![
         (
             "nested-subst-10k",
