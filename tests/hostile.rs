@@ -395,3 +395,11 @@ fn nested_bash_c_positional_chain_memory_is_bounded() {
         out.status
     );
 }
+
+#[test]
+#[ignore = "gap: `check -` silently reads only the first 16 MiB of stdin; a tail past it is unseen (ask, not deny)"]
+fn stdin_past_16_mib_is_not_silently_truncated() {
+    let cmd = big_command(20 << 20, "rm -rf /");
+    let out = shellgate(&["check", "--json", "-"], cmd.as_bytes());
+    assert_eq!(json_decisions(&out.stdout), vec!["deny"]);
+}
