@@ -125,7 +125,7 @@ fn feature_table(cmds: &[String]) -> String {
         }
     }
     let mut v: Vec<_> = m.into_iter().collect();
-    v.sort_by(|a, b| b.1.cmp(&a.1));
+    v.sort_by_key(|e| std::cmp::Reverse(e.1));
     v.iter()
         .map(|(f, n)| format!("    {f}: {n}"))
         .collect::<Vec<_>>()

@@ -12,7 +12,10 @@ fuzz_target!(|data: &[u8]| {
     };
     let a = analyze(cmd, &Context::fixture());
     for f in &a.findings {
-        assert!(f.span.start <= f.span.end && f.span.end <= cmd.len(), "span out of range");
+        assert!(
+            f.span.start <= f.span.end && f.span.end <= cmd.len(),
+            "span out of range"
+        );
         assert!(cmd.is_char_boundary(f.span.start) && cmd.is_char_boundary(f.span.end));
         assert!(
             !f.message.contains("internal error while analysing"),
