@@ -1842,6 +1842,10 @@ impl Lowerer<'_> {
                 }
             }
         }
+        // bash drops NUL bytes from code it reads; so does the analysis.
+        if text.contains('\0') {
+            text.retain(|c| c != '\0');
+        }
         if origin.steps.len() > self.limits.max_nesting {
             self.script.issues.push(Issue {
                 kind: IssueKind::NestingLimit,
