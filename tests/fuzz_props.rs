@@ -18,15 +18,16 @@ use shellgate::{Analysis, Context, Decision, analyze};
 
 /// Inputs that hit the known crash (see [`brace_then_astral_char_does_not_crash`]):
 /// tree-sitter-bash's external scanner calls `isdigit()` on the code point after `{`, `.` or
-/// a digit (blanks between allowed), which reads outside glibc's table for large code points and segfaults. A crash
-/// cannot be caught in-process, so these inputs are left to that test.
+/// a digit (blanks and control characters between allowed), which reads outside glibc's
+/// table for large code points and segfaults. A crash cannot be caught in-process, so these
+/// inputs are left to that test.
 fn hits_known_crash(s: &str) -> bool {
     let mut prev = ' ';
     for c in s.chars() {
         if c as u32 > 0xFFFF && (prev == '{' || prev == '.' || prev.is_ascii_digit()) {
             return true;
         }
-        if !c.is_whitespace() {
+        if !c.is_whitespace() && !c.is_control() {
             prev = c;
         }
     }
@@ -543,6 +544,7 @@ fn brace_then_astral_char_does_not_crash() {
         "ls; {\u{10FFFF}",
         "rm -rf / #{\u{E0001}",
         "echo {1.\u{F0000}",
+        "{\0\u{CB8C1}",
     ] {
         let run = run_stdin(cmd.as_bytes());
         assert!(

@@ -204,6 +204,8 @@ struct Plan {
     wrappers: Vec<Wrapper>,
     outer: Outer,
     indirect: bool,
+    /// Respellings of the arguments of a simple command whose words are all plain.
+    args: Vec<Spelling>,
     whole: Vec<Whole>,
 }
 
@@ -221,13 +223,15 @@ fn plan() -> impl Strategy<Value = Plan> {
         // At most three whole-text layers: with the corpus's own nesting this stays under
         // the analyser's nesting limit (8), past which `ask` is the documented answer.
         prop::collection::vec(whole(), 0..4),
+        prop::collection::vec(spelling(), 0..4),
     )
-        .prop_map(|(abs, word, wrappers, outer, indirect, whole)| Plan {
+        .prop_map(|(abs, word, wrappers, outer, indirect, whole, args)| Plan {
             abs,
             word,
             wrappers,
             outer,
             indirect,
+            args,
             whole,
         })
 }
@@ -299,6 +303,9 @@ enum Gap {
     /// A fullwidth program name is denied at the top level (NFKC), but inside a decoded
     /// payload it is left as it is; bash would not run it either, so not a bypass.
     FullwidthInsidePayload,
+    /// Not a gap: a NUL in a `-c` string is where `execve` cuts the argument, so the rewrite
+    /// is not equivalent for a seed holding NUL bytes.
+    NulCutByExecve,
 }
 
 /// True when a closing `'` or `"` is directly followed by a backslash (the shape of
@@ -351,6 +358,25 @@ fn rewrite(seed: &str, p: &Plan) -> (String, Vec<Gap>) {
             if p.indirect && sh != Shape::Other && quote_then_backslash(&spelled) {
                 gaps.push(Gap::EmptyQuoteBackslashAssignment);
             }
+            let respelled;
+            let mut rest = rest;
+            if sh == Shape::Simple
+                && !p.args.is_empty()
+                && let Some(words) = plain_words(rest)
+                && words
+                    .iter()
+                    .all(|w| !w.is_empty() && w.chars().all(support::is_plain_word_char))
+            {
+                respelled = words
+                    .iter()
+                    .enumerate()
+                    .map(|(i, w)| match p.args.get(i) {
+                        Some(sp) => format!(" {}", spell(w, sp)),
+                        None => format!(" {w}"),
+                    })
+                    .collect::<String>();
+                rest = &respelled;
+            }
             t = if p.indirect && sh != Shape::Other {
                 format!("sgp={spelled}; {prefix}$sgp{rest}")
             } else {
@@ -359,6 +385,13 @@ fn rewrite(seed: &str, p: &Plan) -> (String, Vec<Gap>) {
         }
     }
     let mut heredocs = 0;
+    if seed.contains('\0')
+        && p.whole
+            .iter()
+            .any(|w| matches!(w, Whole::BashC | Whole::ShC | Whole::ShLc))
+    {
+        gaps.push(Gap::NulCutByExecve);
+    }
     for wh in &p.whole {
         t = match wh {
             Whole::BashC => format!("bash -c {}", q(&t)),
@@ -561,6 +594,7 @@ fn rewrites_are_applied_where_sound() {
         wrappers: vec![Wrapper::Sudo],
         outer: Outer::Exec,
         indirect: false,
+        args: vec![],
         whole: vec![Whole::BashC],
     };
     assert_eq!(
@@ -577,6 +611,24 @@ fn rewrites_are_applied_where_sound() {
         ..p.clone()
     };
     assert_eq!(rewrite("# rm -rf /", &c).0, "# rm -rf /");
+    let a = Plan {
+        abs: None,
+        outer: Outer::None,
+        wrappers: vec![],
+        whole: vec![],
+        args: vec![
+            Spelling {
+                runs: vec![(0, 1, Style::Single)],
+                empties: vec![],
+            },
+            Spelling {
+                runs: vec![(0, 1, Style::AnsiHex)],
+                empties: vec![],
+            },
+        ],
+        ..p.clone()
+    };
+    assert_eq!(rewrite("rm -rf /", &a).0, "'r'm '-'rf $'\\x2f'");
 }
 
 /// Exploration aid, not a check: generates `PROPTEST_CASES` (default 3000) rewrites per
