@@ -339,7 +339,6 @@ fn write_hostile_inputs_for_measurement() {
 }
 
 #[test]
-#[ignore = "bug: analyze overflows a 2 MiB thread stack on 10,000 nested $( (stacker only checks at entry)"]
 fn deep_nesting_on_a_default_thread_does_not_overflow() {
     // A stack overflow aborts the process, so the analysis runs in a child test process.
     const NAME: &str = "deep_nesting_on_a_default_thread_does_not_overflow";

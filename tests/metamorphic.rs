@@ -292,14 +292,6 @@ fn q(t: &str) -> String {
 /// its own `#[ignore]`d test with the minimal command.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Gap {
-    /// A declaration builtin that is quoted, run via `command`, or called through a variable
-    /// (`''export X=/`) is not seen as an assignment: `$X` stays unknown.
-    HiddenDeclaration,
-    /// An assignment value with empty quotes followed by a backslash (`X=''\/`) does not
-    /// decode.
-    EmptyQuoteBackslashAssignment,
-    /// A heredoc into a shell whose body starts with a backslash (`\rm ...`) is not judged.
-    HeredocBodyStartsWithBackslash,
     /// A fullwidth program name is denied at the top level (NFKC), but inside a decoded
     /// payload it is left as it is; bash would not run it either, so not a bypass.
     FullwidthInsidePayload,
@@ -307,16 +299,6 @@ enum Gap {
     /// is not equivalent for a seed holding NUL bytes.
     NulCutByExecve,
 }
-
-/// True when a closing `'` or `"` is directly followed by a backslash (the shape of
-/// [`Gap::EmptyQuoteBackslashAssignment`]); `$'\\x..` openings do not count.
-fn quote_then_backslash(s: &str) -> bool {
-    let b = s.as_bytes();
-    (0..b.len().saturating_sub(1))
-        .any(|i| matches!(b[i], b'\'' | b'"') && b[i + 1] == b'\\' && !(i > 0 && b[i - 1] == b'$'))
-}
-
-const DECLARATIONS: &[&str] = &["export", "declare", "typeset", "local", "readonly"];
 
 /// Apply `p` to `seed`, only where each step is sound. Returns the rewritten command and the
 /// known gaps it goes through.
@@ -349,14 +331,6 @@ fn rewrite(seed: &str, p: &Plan) -> (String, Vec<Gap>) {
                     Outer::Exec if external && sh == Shape::Simple => prefix.insert_str(0, "exec "),
                     _ => {}
                 }
-            }
-            if DECLARATIONS.contains(&w)
-                && (spelled != w || p.indirect || matches!(p.outer, Outer::Command))
-            {
-                gaps.push(Gap::HiddenDeclaration);
-            }
-            if p.indirect && sh != Shape::Other && quote_then_backslash(&spelled) {
-                gaps.push(Gap::EmptyQuoteBackslashAssignment);
             }
             let respelled;
             let mut rest = rest;
@@ -414,9 +388,6 @@ fn rewrite(seed: &str, p: &Plan) -> (String, Vec<Gap>) {
             Whole::HereString => format!("bash <<< {}", q(&t)),
             Whole::Heredoc => {
                 heredocs += 1;
-                if t.starts_with('\\') {
-                    gaps.push(Gap::HeredocBodyStartsWithBackslash);
-                }
                 let d = format!("SGEOF{heredocs}");
                 if t.lines().any(|l| l == d) {
                     t
@@ -678,7 +649,6 @@ fn assert_denied(cmd: &str) {
 }
 
 #[test]
-#[ignore = "bypass: a quoted declaration builtin is not seen as an assignment"]
 fn quoted_export_still_assigns_the_variable() {
     assert_denied("''export X=/; rm -rf $X");
     assert_denied("'declare' X=/; rm -rf $X");
@@ -688,14 +658,12 @@ fn quoted_export_still_assigns_the_variable() {
 }
 
 #[test]
-#[ignore = "bypass: variables set by read / printf -v are unknown and unknown rm targets are allowed"]
 fn variables_set_by_read_or_printf_v_are_not_allowed_blindly() {
     assert_ne!(decide("read X <<< /; rm -rf $X"), Decision::Allow);
     assert_ne!(decide("printf -v X /; rm -rf $X"), Decision::Allow);
 }
 
 #[test]
-#[ignore = "bypass: a closing quote followed by a backslash in an assignment value is not decoded"]
 fn quote_then_backslash_in_assignment_decodes() {
     assert_denied("X=''\\/; rm -rf $X");
     assert_denied("X='/'\\.; rm -rf $X");
@@ -704,7 +672,6 @@ fn quote_then_backslash_in_assignment_decodes() {
 }
 
 #[test]
-#[ignore = "bypass: a heredoc into a shell whose body starts with a backslash is not judged"]
 fn heredoc_body_starting_with_backslash_is_judged() {
     assert_denied("bash <<E\n\\rm -rf /\nE");
     assert_denied("bash <<'E'\n\\rm -rf /\nE");
@@ -713,7 +680,6 @@ fn heredoc_body_starting_with_backslash_is_judged() {
 }
 
 #[test]
-#[ignore = "bypass: code or programs known only at run time are allowed (no ask-tier rule yet)"]
 fn code_known_only_at_run_time_is_not_allowed() {
     for cmd in [
         "$FOO -rf /",
@@ -735,7 +701,6 @@ fn code_known_only_at_run_time_is_not_allowed() {
 }
 
 #[test]
-#[ignore = "bypass: the statically known output of $(cat <<EOF) run as a command is not judged"]
 fn substitution_output_run_as_a_command_is_judged() {
     assert_denied("$(cat <<EOF\nrm -rf /\nEOF\n)");
 }

@@ -126,6 +126,8 @@ pub struct Lowerer<'a> {
     /// Files written with known content earlier in the script (resolved path → content).
     files: BTreeMap<String, String>,
     placeholder: usize,
+    /// Heredoc bodies the grammar misread as words: (source id, start, end).
+    heredoc_cuts: Vec<(usize, usize, usize)>,
 }
 
 /// Lower a parsed command into the model.
@@ -147,6 +149,7 @@ pub fn lower_script(
         limit_hit: false,
         files: BTreeMap::new(),
         placeholder: 0,
+        heredoc_cuts: Vec::new(),
     };
     let src = Rc::new(Source {
         text: norm.text.clone(),
@@ -296,6 +299,21 @@ impl Lowerer<'_> {
     }
 
     fn lower_stmt(
+        &mut self,
+        src: &Source,
+        id: NodeId,
+        env: &mut Env,
+        origin: &Origin,
+        stdin: Option<String>,
+        redirs: &[Redirect],
+    ) -> Block {
+        // Recursion here follows the input's nesting: grow the stack instead of overflowing.
+        stacker::maybe_grow(64 * 1024, 1024 * 1024, || {
+            self.lower_stmt_inner(src, id, env, origin, stdin, redirs)
+        })
+    }
+
+    fn lower_stmt_inner(
         &mut self,
         src: &Source,
         id: NodeId,
@@ -789,7 +807,48 @@ impl Lowerer<'_> {
                 let quoted = start.contains(['\'', '"', '\\']);
                 let strip_tabs = op_text == "<<-";
                 let mut heredoc_subs = Vec::new();
+                // The grammar misreads a body whose first line starts with a backslash: that
+                // line becomes words of the redirect and the body node is empty. Then the
+                // body is the raw text between the delimiter line and the end marker.
+                let end_marker = node
+                    .children
+                    .iter()
+                    .map(|&c| src.tree.node(c))
+                    .find(|n| n.kind == k::HEREDOC_END)
+                    .map(|n| n.start);
+                let start_line_end = node
+                    .children
+                    .iter()
+                    .map(|&c| src.tree.node(c))
+                    .find(|n| n.kind == k::HEREDOC_START)
+                    .and_then(|n| {
+                        src.text
+                            .get(n.end..)
+                            .and_then(|rest| rest.find('\n'))
+                            .map(|i| n.end + i + 1)
+                    });
+                // The symptom: words of the redirect itself after the delimiter's line.
+                let misread =
+                    start_line_end.is_some_and(|ls| {
+                        node.children
+                            .iter()
+                            .map(|&c| src.tree.node(c))
+                            .any(|n| n.field == Some("argument") && n.end > ls)
+                    }) || node.children.iter().map(|&c| src.tree.node(c)).any(|n| {
+                        n.kind == k::PIPELINE && start_line_end.is_some_and(|ls| n.end > ls)
+                    });
                 let (text, raw, bspan, nstart) = match body {
+                    _ if misread => {
+                        let (ls, le) = (
+                            start_line_end.unwrap_or(node.end),
+                            end_marker.unwrap_or(node.end),
+                        );
+                        // Words the grammar took from the body belong to no command.
+                        self.heredoc_cuts.push((src.text.as_ptr() as usize, ls, le));
+                        let raw = src.text.get(ls..le.max(ls)).unwrap_or("").to_string();
+                        let value = if quoted { Some(raw.clone()) } else { None };
+                        (value, raw, src.span(ls, le.max(ls), self.norm), None)
+                    }
                     Some(b) => {
                         let bn = src.tree.node(b).clone();
                         let raw = src.text.get(bn.start..bn.end).unwrap_or("").to_string();
@@ -848,6 +907,18 @@ impl Lowerer<'_> {
         env: &mut Env,
         origin: &Origin,
     ) -> Option<Assignment> {
+        self.lower_assignment_with(src, id, &[], env, origin)
+    }
+
+    /// An assignment whose value continues in `extra` nodes the grammar split off.
+    fn lower_assignment_with(
+        &mut self,
+        src: &Source,
+        id: NodeId,
+        extra: &[NodeId],
+        env: &mut Env,
+        origin: &Origin,
+    ) -> Option<Assignment> {
         let node = src.tree.node(id).clone();
         let name_node = src.tree.child_by_field(id, "name")?;
         let nn = src.tree.node(name_node);
@@ -860,12 +931,13 @@ impl Lowerer<'_> {
             !cn.named && cn.kind == "+="
         });
         let span = src.span(node.start, node.end, self.norm);
-        let value_nodes: Vec<NodeId> = node
+        let mut value_nodes: Vec<NodeId> = node
             .children
             .iter()
             .copied()
             .filter(|&c| src.tree.node(c).field == Some("value"))
             .collect();
+        value_nodes.extend_from_slice(extra);
         let mut value = if value_nodes.is_empty() {
             Word::literal("", span)
         } else if src.tree.node(value_nodes[0]).kind == k::ARRAY {
@@ -1094,12 +1166,39 @@ impl Lowerer<'_> {
         let mut word_groups: Vec<Vec<NodeId>> = Vec::new();
         let mut redirect_nodes = Vec::new();
         let mut last_end: Option<usize> = None;
+        let mut assign_end: Option<usize> = None;
+        let src_id = src.text.as_ptr() as usize;
         for &c in &node.children {
             let cn = src.tree.node(c);
-            if cn.kind == k::VARIABLE_ASSIGNMENT && word_groups.is_empty() {
-                assign_nodes.push(c);
+            if self
+                .heredoc_cuts
+                .iter()
+                .any(|&(id, s, e)| id == src_id && cn.start + 1 >= s && cn.start < e)
+            {
                 continue;
             }
+            if cn.kind == k::VARIABLE_ASSIGNMENT && word_groups.is_empty() {
+                assign_nodes.push((c, Vec::new()));
+                assign_end = Some(cn.end);
+                continue;
+            }
+            // The grammar ends an assignment value at a quote (`p='r'\m`): a word that
+            // touches the assignment is the rest of its value, not the command name.
+            if word_groups.is_empty()
+                && assign_end == Some(cn.start)
+                && (cn.kind == k::COMMAND_NAME || cn.field == Some("argument"))
+            {
+                if let Some((_, extra)) = assign_nodes.last_mut() {
+                    if cn.kind == k::COMMAND_NAME {
+                        extra.extend(cn.children.iter().copied());
+                    } else {
+                        extra.push(c);
+                    }
+                }
+                assign_end = Some(cn.end);
+                continue;
+            }
+            assign_end = None;
             if matches!(
                 cn.kind,
                 k::FILE_REDIRECT | k::HEREDOC_REDIRECT | k::HERESTRING_REDIRECT
@@ -1139,8 +1238,8 @@ impl Lowerer<'_> {
         }
         let mut pre = Block::empty_output();
         let mut assigns = Vec::new();
-        for a in assign_nodes {
-            if let Some(asg) = self.lower_assignment(src, a, env, origin) {
+        for (a, extra) in assign_nodes {
+            if let Some(asg) = self.lower_assignment_with(src, a, &extra, env, origin) {
                 for s in &asg.value.substitutions {
                     pre.commands.extend(s.commands.iter().copied());
                 }
@@ -1481,6 +1580,35 @@ impl Lowerer<'_> {
                 }
                 Some(Block::empty_output())
             }
+            "export" | "declare" | "typeset" | "local" | "readonly" => {
+                // Reached as a program (`''export`, `builtin export`, `command declare`):
+                // the same assignments as the declaration syntax.
+                for w in args {
+                    let Some((n, v)) = wrappers::split_assignment(w) else {
+                        continue;
+                    };
+                    let value = match v.lit() {
+                        Some(t) => VarValue::Known(t),
+                        None => VarValue::Unknown(format!(
+                            "${n} is assigned `{}`, only known at run time",
+                            shorten(&v.raw)
+                        )),
+                    };
+                    env.set(&n, value);
+                    if name == "export" {
+                        env.export(&n);
+                    }
+                    // Rules read assignments off the command, however it was spelled.
+                    if let Some(c) = self.script.commands.get_mut(id) {
+                        c.assignments.push(Assignment {
+                            name: n.clone(),
+                            value: v.clone(),
+                            span: w.span,
+                        });
+                    }
+                }
+                Some(Block::empty_output())
+            }
             "cd" | "pushd" => {
                 let target = args
                     .iter()
@@ -1512,6 +1640,22 @@ impl Lowerer<'_> {
                 Some(self.lower_code(&code, OriginKind::Eval, "eval", env, origin, None, stdin))
             }
             "source" | "." => {
+                // `source /dev/stdin` runs what is piped in.
+                if args.first().and_then(|w| w.lit()).is_some_and(|f| {
+                    f == "/dev/stdin" || f == "/proc/self/fd/0" || f == "/dev/fd/0"
+                }) {
+                    let code = stdin?;
+                    let w = Word::literal(&code, span);
+                    return Some(self.lower_code(
+                        &w,
+                        OriginKind::StdinToShell,
+                        &format!("piped into {name} /dev/stdin"),
+                        env,
+                        origin,
+                        Some(span),
+                        None,
+                    ));
+                }
                 if let Some(out) = process_subst_output(args.first()?) {
                     let w = Word::literal(&out, span);
                     return Some(self.lower_code(
@@ -1721,7 +1865,11 @@ impl Lowerer<'_> {
                 None,
             ));
         }
-        if !reads_stdin {
+        let script_is_stdin = rest
+            .first()
+            .and_then(|w| w.lit())
+            .is_some_and(|f| f == "/dev/stdin" || f == "/dev/fd/0" || f == "/proc/self/fd/0");
+        if !reads_stdin && !script_is_stdin {
             if let Some(script) = rest.first() {
                 child.positional = Some(rest.iter().skip(1).map(word_var).collect());
                 if let Some(out) = process_subst_output(script) {

@@ -92,6 +92,11 @@ pub fn decode_ansi_c(body: &str) -> String {
     let mut i = 0;
     let hex = |c: char| c.to_digit(16);
     while i < chars.len() {
+        // bash ends a `$'..'` string at an escaped NUL: `$'/\0tmp'` is `/`.
+        if out.ends_with('\0') {
+            out.pop();
+            return out;
+        }
         let c = chars[i];
         if c != '\\' || i + 1 >= chars.len() {
             out.push(c);
@@ -147,7 +152,12 @@ pub fn decode_ansi_c(body: &str) -> String {
             }
             'c' => {
                 if i < chars.len() {
-                    let ctl = (chars[i] as u32) & 0x1f;
+                    // `\c?` is DEL; otherwise the low five bits, as bash computes it.
+                    let ctl = if chars[i] == '?' {
+                        0x7f
+                    } else {
+                        (chars[i] as u32) & 0x1f
+                    };
                     i += 1;
                     if let Some(ch) = char::from_u32(ctl) {
                         out.push(ch);
@@ -173,6 +183,9 @@ pub fn decode_ansi_c(body: &str) -> String {
                 out.push(other);
             }
         }
+    }
+    if out.ends_with('\0') {
+        out.pop();
     }
     out
 }
@@ -706,6 +719,24 @@ impl Lowerer<'_> {
 
     #[allow(clippy::too_many_arguments)]
     fn atoms_of(
+        &mut self,
+        src: &Source,
+        id: NodeId,
+        env: &mut Env,
+        origin: &Origin,
+        in_dq: bool,
+        atoms: &mut Vec<Atom>,
+        notes: &mut Vec<WordNote>,
+        subs: &mut Vec<Substitution>,
+        depth: usize,
+    ) {
+        stacker::maybe_grow(64 * 1024, 1024 * 1024, || {
+            self.atoms_of_inner(src, id, env, origin, in_dq, atoms, notes, subs, depth)
+        })
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn atoms_of_inner(
         &mut self,
         src: &Source,
         id: NodeId,

@@ -269,6 +269,11 @@ fn skip_opts(argv: &[Word], mut i: usize, spec: &OptSpec, taken: &mut Vec<String
     i
 }
 
+/// `NAME=VALUE` as one word: the name and the value word.
+pub fn split_assignment(w: &Word) -> Option<(String, Word)> {
+    is_assignment(w)
+}
+
 fn is_assignment(w: &Word) -> Option<(String, Word)> {
     let Some(Piece::Lit { text, .. }) = w.pieces.first() else {
         return None;

@@ -148,6 +148,25 @@ impl Tree {
     }
 }
 
+/// The text the grammar sees: every non-ASCII character replaced by as many `x` bytes as it
+/// has. tree-sitter-bash's scanner calls C `isdigit` on raw code points and crashes on large
+/// ones; no non-ASCII character is bash syntax, and keeping byte lengths keeps every offset
+/// valid in the real text, which is what lowering reads.
+fn ascii_shadow(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.is_ascii() {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_ascii() {
+            out.push(c);
+        } else {
+            out.extend(std::iter::repeat_n('x', c.len_utf8()));
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 /// Parse bash text into an owned tree. Never panics; grammar gaps become [`ParseProblem`]s.
 pub fn parse(text: &str) -> Result<Tree, SyntaxError> {
     // One parser per thread: a fresh parser pays for growing its internal stacks on every
@@ -164,7 +183,7 @@ pub fn parse(text: &str) -> Result<Tree, SyntaxError> {
             *slot = Some(p);
         }
         let parser = slot.as_mut().ok_or(SyntaxError::NoTree)?;
-        let tree = parser.parse(text, None);
+        let tree = parser.parse(ascii_shadow(text).as_ref(), None);
         if tree.is_none() {
             // A parser that failed may hold state; start the next parse from a new one.
             *slot = None;
@@ -307,6 +326,14 @@ mod tests {
                 .iter()
                 .any(|p| matches!(p, ParseProblem::TooDeep { .. }))
         );
+    }
+
+    #[test]
+    fn large_code_points_after_a_brace_do_not_crash_the_scanner() {
+        let t = parse("{\u{F0000}").expect("parse");
+        assert!(!t.nodes.is_empty());
+        let t = parse("echo 'ünïcödé ✓' {\u{10FFFF}}").expect("parse");
+        assert_eq!(t.root().end, "echo 'ünïcödé ✓' {\u{10FFFF}}".len());
     }
 
     #[test]
