@@ -1020,14 +1020,15 @@ impl Lowerer<'_> {
             Expanded::Known(s) => {
                 notes.push(WordNote::Expanded {
                     var: name.to_string(),
-                    value: s.clone(),
+                    value: short(&s),
                 });
                 push_expanded(atoms, &s, in_dq, ifs.as_deref());
             }
             Expanded::Fields(fs) => {
+                // Evidence is bounded: every field of `$@` carries this note.
                 notes.push(WordNote::Expanded {
                     var: name.to_string(),
-                    value: fs.join(" "),
+                    value: short(&fs.join(" ")),
                 });
                 for (i, f) in fs.iter().enumerate() {
                     if i > 0 {
