@@ -100,6 +100,13 @@ impl Env {
             .insert(name.to_string(), VarValue::Known(String::new()));
     }
 
+    /// After code that may or may not have run (a loop body): `self` is the state after it,
+    /// `before` the state before; keep what both agree on.
+    pub fn merge_maybe_ran(&mut self, before: Env) {
+        let after = std::mem::replace(self, before);
+        self.merge_from(&[after]);
+    }
+
     /// After branches that may or may not have run: keep what all agree on, forget the rest.
     pub fn merge_from(&mut self, others: &[Env]) {
         let mut names: Vec<String> = self.vars.keys().cloned().collect();

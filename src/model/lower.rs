@@ -97,11 +97,18 @@ pub(super) struct Block {
 }
 
 impl Block {
-    fn then(&mut self, b: Block) {
+    /// Take `b`'s commands in as part of this statement (its output is not combined).
+    fn absorb(&mut self, b: Block) {
         self.commands.extend(b.commands);
         self.heads.extend(b.heads);
         self.tails.extend(b.tails);
-        self.output = match (self.output.take(), b.output) {
+    }
+
+    /// Run `b` after this statement: commands in order, outputs concatenated.
+    fn then(&mut self, mut b: Block) {
+        let output = b.output.take();
+        self.absorb(b);
+        self.output = match (self.output.take(), output) {
             (Some(a), Some(c)) => Some(a + &c),
             _ => None,
         };
@@ -420,9 +427,7 @@ impl Lowerer<'_> {
                         .filter(|&x| src.tree.node(x).field != Some("value"))
                         .collect();
                     let b = self.lower_statements(src, &body, &mut e, origin, stdin.clone());
-                    out.commands.extend(b.commands);
-                    out.heads.extend(b.heads);
-                    out.tails.extend(b.tails);
+                    out.absorb(b);
                     branches.push(e);
                 }
                 *env = before;
@@ -446,13 +451,9 @@ impl Lowerer<'_> {
                         self.lower_subs(src, c, env, origin, &mut subs);
                         Block::default()
                     };
-                    out.commands.extend(b.commands);
-                    out.heads.extend(b.heads);
-                    out.tails.extend(b.tails);
+                    out.absorb(b);
                 }
-                let after = env.clone();
-                *env = before;
-                env.merge_from(&[after]);
+                env.merge_maybe_ran(before);
                 self.apply_redirects(&out, redirs);
                 out
             }
@@ -1041,11 +1042,6 @@ impl Lowerer<'_> {
         let mut has_else = false;
         // Conditions run in order in the shell's env; each body is a branch that may or
         // may not run, lowered from the env as it is after its condition.
-        let absorb = |out: &mut Block, b: Block| {
-            out.commands.extend(b.commands);
-            out.heads.extend(b.heads);
-            out.tails.extend(b.tails);
-        };
         let mut then_env: Option<Env> = None;
         for &c in &node.children {
             let cn = src.tree.node(c);
@@ -1054,7 +1050,7 @@ impl Lowerer<'_> {
             }
             if cn.field == Some("condition") {
                 let b = self.lower_stmt(src, c, env, origin, stdin.clone(), &[]);
-                absorb(&mut out, b);
+                out.absorb(b);
             } else if cn.kind == k::ELIF_CLAUSE || cn.kind == k::ELSE_CLAUSE {
                 has_else |= cn.kind == k::ELSE_CLAUSE;
                 let mut e = env.clone();
@@ -1063,18 +1059,18 @@ impl Lowerer<'_> {
                     let xn = src.tree.node(x);
                     if xn.field == Some("condition") {
                         let b = self.lower_stmt(src, x, &mut e, origin, stdin.clone(), &[]);
-                        absorb(&mut out, b);
+                        out.absorb(b);
                     } else {
                         body.push(x);
                     }
                 }
                 let b = self.lower_statements(src, &body, &mut e, origin, stdin.clone());
-                absorb(&mut out, b);
+                out.absorb(b);
                 branches.push(e);
             } else {
                 let e = then_env.get_or_insert_with(|| env.clone());
                 let b = self.lower_stmt(src, c, e, origin, stdin.clone(), &[]);
-                absorb(&mut out, b);
+                out.absorb(b);
             }
         }
         branches.insert(0, then_env.unwrap_or_else(|| env.clone()));
@@ -1123,9 +1119,7 @@ impl Lowerer<'_> {
                 for it in items {
                     env.set(var, VarValue::Known(it));
                     let b = self.lower_stmt(src, body, env, origin, stdin.clone(), &[]);
-                    out.commands.extend(b.commands);
-                    out.heads.extend(b.heads);
-                    out.tails.extend(b.tails);
+                    out.absorb(b);
                 }
             }
             _ => {
@@ -1139,12 +1133,8 @@ impl Lowerer<'_> {
                     );
                 }
                 let b = self.lower_stmt(src, body, env, origin, stdin, &[]);
-                out.commands.extend(b.commands);
-                out.heads.extend(b.heads);
-                out.tails.extend(b.tails);
-                let after = env.clone();
-                *env = before;
-                env.merge_from(&[after]);
+                out.absorb(b);
+                env.merge_maybe_ran(before);
             }
         }
         self.apply_redirects(&out, redirs);
