@@ -134,10 +134,8 @@ pub const INTERPRETERS: &[&str] = &[
 ];
 
 pub fn is_interpreter(name: &str) -> bool {
-    INTERPRETERS.contains(&name)
-        || (name.starts_with("python") && name[6..].chars().all(|c| c.is_ascii_digit() || c == '.'))
-        || (name.starts_with("php") && name[3..].chars().all(|c| c.is_ascii_digit() || c == '.'))
-        || (name.starts_with("perl") && name[4..].chars().all(|c| c.is_ascii_digit() || c == '.'))
+    // Versioned names (`python3.12`, `php8.2`) are the inline-code scanner's to resolve.
+    INTERPRETERS.contains(&name) || crate::model::interp::lang_for_program(name).is_some()
 }
 
 fn is_network(cmd: &Command) -> bool {
