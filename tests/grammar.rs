@@ -1,10 +1,10 @@
 //! Grammar tests: bash snippets per grammar construct (`grammar-tests/*.txt`) and the
-//! lowered model they must produce, compared as text; every mismatch is shown as a diff.
+//! lowered model they must produce, in the text form of `explain --model`; every mismatch is shown as a diff.
 //! Set `UPDATE_GRAMMAR=1` to rewrite the expectations (then review the diff in git).
 
 use std::path::PathBuf;
 
-use shellgate::model::render::render_script;
+use shellgate::cli::render::model as render_script;
 use shellgate::{Context, analyze};
 
 struct Case {

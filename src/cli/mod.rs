@@ -7,7 +7,7 @@
 mod check;
 mod corpus;
 mod explain;
-mod render;
+pub mod render;
 mod rules;
 
 use clap::{Parser, Subcommand};

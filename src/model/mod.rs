@@ -8,7 +8,6 @@ pub mod interp;
 mod lower;
 pub mod paths;
 mod payload;
-pub mod render;
 pub mod sql;
 mod word;
 pub mod wrappers;
