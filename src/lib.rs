@@ -11,6 +11,7 @@ pub mod graph;
 pub mod model;
 pub mod normalize;
 pub mod rules;
+pub mod scan;
 pub mod syntax;
 
 use std::collections::BTreeMap;
