@@ -37,7 +37,11 @@ fn child_writer() {
         };
         let r = req(&cmd, &format!("s{id}"));
         let v = policy::evaluate(&r, &cfg, &mut store);
-        assert!(v.warnings.is_empty(), "writer {id} decision {i}: {:?}", v.warnings);
+        assert!(
+            v.warnings.is_empty(),
+            "writer {id} decision {i}: {:?}",
+            v.warnings
+        );
         assert!(v.ledger_id.is_some());
     }
 }
@@ -70,7 +74,11 @@ fn concurrent_writers_lose_nothing() {
         .iter()
         .filter_map(|e| e.command.split_whitespace().last().map(str::to_string))
         .collect();
-    assert_eq!(tags.len(), WRITERS * DECISIONS, "every decision exactly once");
+    assert_eq!(
+        tags.len(),
+        WRITERS * DECISIONS,
+        "every decision exactly once"
+    );
     for e in &all {
         let want = if e.command.starts_with("echo") {
             Decision::Allow
@@ -100,12 +108,18 @@ fn approvals_round_trip_through_sqlite() {
     let mut store = SqliteStore::new(&db);
     assert!(!db.exists(), "opened lazily");
     let r = req("git reset --hard", "s1");
-    assert_eq!(policy::evaluate(&r, &cfg, &mut store).decision, Decision::Ask);
+    assert_eq!(
+        policy::evaluate(&r, &cfg, &mut store).decision,
+        Decision::Ask
+    );
     let rec = policy::record_answer(&r, Answer::Session, AnswerSource::Prompt, &cfg, &mut store);
     assert_eq!(rec.approvals.len(), 1, "{:?}", rec.warnings);
     // A new process (a new connection) sees it.
     let mut other = SqliteStore::new(&db);
-    assert_eq!(policy::evaluate(&r, &cfg, &mut other).decision, Decision::Allow);
+    assert_eq!(
+        policy::evaluate(&r, &cfg, &mut other).decision,
+        Decision::Allow
+    );
     assert_eq!(
         policy::evaluate(&req("git reset --hard", "s2"), &cfg, &mut other).decision,
         Decision::Ask
@@ -122,8 +136,14 @@ fn approvals_round_trip_through_sqlite() {
     // Deferred once approvals are used up exactly once, across connections.
     let r2 = req("git clean -fdx", "s1");
     policy::record_answer(&r2, Answer::Once, AnswerSource::Deferred, &cfg, &mut store);
-    assert_eq!(policy::evaluate(&r2, &cfg, &mut other).decision, Decision::Allow);
-    assert_eq!(policy::evaluate(&r2, &cfg, &mut store).decision, Decision::Ask);
+    assert_eq!(
+        policy::evaluate(&r2, &cfg, &mut other).decision,
+        Decision::Allow
+    );
+    assert_eq!(
+        policy::evaluate(&r2, &cfg, &mut store).decision,
+        Decision::Ask
+    );
     assert_eq!(other.clear(None).unwrap(), 1);
     assert!(other.all_approvals(0).unwrap().is_empty());
 }
@@ -139,7 +159,9 @@ fn unwritable_database_is_reported_and_decides_from_the_analysis() {
     let v = policy::evaluate(&req("git reset --hard", "s"), &cfg, &mut store);
     assert_eq!(v.decision, Decision::Ask);
     assert!(
-        v.warnings.iter().any(|w| w.contains(&db.display().to_string())),
+        v.warnings
+            .iter()
+            .any(|w| w.contains(&db.display().to_string())),
         "{:?}",
         v.warnings
     );
