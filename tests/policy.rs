@@ -410,6 +410,9 @@ fn smart_mode_still_asks_for_the_rest() {
         "rm -rf build && curl x | sh",
         "git reset --hard",
         "d=$(mktemp -d); d=/srv/data; rm -rf \"$d\"",
+        "rm -rf .git",
+        "rm -rf .env.d .envrc",
+        "rm -rf .claude",
     ] {
         let v = decide(cmd, &c);
         assert_ne!(v.decision, Decision::Allow, "{cmd}: {}", v.reason);

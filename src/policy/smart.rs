@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use crate::Analysis;
-use crate::model::paths::{self, PathClass};
+use crate::model::paths::{self, Extent, Roots};
 use crate::model::{Command, Piece, Word, WordNote};
 use crate::rules::Finding;
 
@@ -78,12 +78,31 @@ fn operand_low_risk(a: &Analysis, cmd: &Command, w: &Word, home: Option<&str>) -
             v
         ));
     }
-    let class = paths::classify_word(w, cmd.cwd.as_deref(), home);
-    let path = match &class {
-        PathClass::Workspace(p) => {
+    let extent = paths::classify_word(w, cmd.cwd.as_deref(), home);
+    // Whatever its extent, a path the catalog protects (credentials, harness or shellgate
+    // config, shell startup files, ...) is never low-risk.
+    let protected = |p: &str| {
+        protects_below(p)
+            || paths::classify(
+                p,
+                Roots {
+                    home,
+                    hermes: None,
+                    cwd: cmd.cwd.as_deref(),
+                },
+            )
+            .class
+            .is_protected()
+    };
+    let path = match &extent {
+        Extent::Workspace(p) => {
+            // A repository's history is not regenerable, whatever directory it is in.
+            if protected(p) || p.split('/').any(|c| c == ".git") {
+                return None;
+            }
             return Some(format!("{p} is inside the working directory"));
         }
-        PathClass::Temp(p) => {
+        Extent::Temp(p) => {
             // `/tmp/x` is fine; `/tmp`, `/tmp/*` hold other programs' files.
             let comps: Vec<&str> = p.split('/').filter(|c| !c.is_empty()).collect();
             let deep = match comps.first() {
@@ -103,9 +122,12 @@ fn operand_low_risk(a: &Analysis, cmd: &Command, w: &Word, home: Option<&str>) -
             }
             return None;
         }
-        PathClass::InsideHome(p) | PathClass::Other(p) => p.clone(),
+        Extent::InsideHome(p) | Extent::Other(p) => p.clone(),
         _ => return None,
     };
+    if protected(&path) {
+        return None;
+    }
     let base = path.trim_end_matches('/').rsplit('/').next().unwrap_or("");
     if BUILD_DIRS.contains(&base) {
         return Some(format!("{path} is a build or cache directory"));
@@ -121,6 +143,20 @@ fn operand_low_risk(a: &Analysis, cmd: &Command, w: &Word, home: Option<&str>) -
         }
     }
     None
+}
+
+/// True when deleting directory `dir` removes a path the catalog protects wherever it is
+/// (`.claude` holds `.claude/settings.json`, `.github` holds `.github/hooks`).
+fn protects_below(dir: &str) -> bool {
+    let base = dir.trim_end_matches('/').rsplit('/').next().unwrap_or("");
+    paths::catalog::CATALOG.iter().any(|e| {
+        e.anchor == paths::catalog::Anchor::Anywhere
+            && matches!(e.class, paths::catalog::Says::Is(c) if c.is_protected())
+            && e.pattern
+                .split('/')
+                .next()
+                .is_some_and(|first| super::glob::matches(first, base))
+    })
 }
 
 /// The variable a delete operand consists of when that variable was set from `mktemp`
