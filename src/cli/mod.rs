@@ -7,6 +7,7 @@
 mod check;
 mod corpus;
 mod explain;
+pub mod hook;
 pub mod render;
 mod rules;
 
@@ -70,12 +71,32 @@ enum Cmd {
     /// Run labelled corpus files and diff every mismatch; ends with `N passed, M failed`.
     #[command(after_help = CORPUS_EXIT_CODES)]
     Corpus(corpus::CorpusArgs),
+    /// Answer one harness hook event on stdin (Claude Code, Codex, Gemini CLI, Copilot CLI,
+    /// Hermes) in that harness's protocol.
+    ///
+    /// Exit codes follow the harness: 0 with the decision on stdout (or no output for
+    /// allow), 2 for a block the harness reads from the exit status. Never any other code,
+    /// because most harnesses run the tool when a hook fails.
+    Hook(hook::HookArgs),
 }
 
 /// Run the CLI; returns the process exit code.
 pub fn main() -> i32 {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
+        // A hook that cannot even parse its arguments must still block: harnesses treat
+        // exit codes other than 2 as "the hook failed, run the tool".
+        Err(e)
+            if std::env::args().nth(1).as_deref() == Some("hook")
+                && !matches!(
+                    e.kind(),
+                    clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion
+                ) =>
+        {
+            let _ = e.print();
+            eprintln!("shellgate: the hook could not start, so the tool call is blocked");
+            return EXIT_DENY;
+        }
         Err(e) => {
             let code = match e.kind() {
                 clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion => 0,
@@ -90,6 +111,7 @@ pub fn main() -> i32 {
         Cmd::Explain(a) => explain::run(a),
         Cmd::Rules(a) => rules::run(a),
         Cmd::Corpus(a) => corpus::run(a),
+        Cmd::Hook(a) => hook::run(a),
     }
 }
 
