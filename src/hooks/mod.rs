@@ -13,6 +13,8 @@ pub mod copilot;
 pub mod files;
 pub mod gemini;
 pub mod hermes;
+pub mod install;
+pub mod jsonedit;
 pub mod judge;
 pub mod patch;
 
