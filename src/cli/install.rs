@@ -69,12 +69,10 @@ fn target(a: &InstallArgs) -> Result<Target, String> {
         hermes_home.as_deref(),
     )?;
     let before = match std::fs::read(&path) {
-        Ok(bytes) => Some(String::from_utf8(bytes).map_err(|_| {
-            format!(
-                "{} is not UTF-8 text; it was not changed",
-                path.display()
-            )
-        })?),
+        Ok(bytes) => Some(
+            String::from_utf8(bytes)
+                .map_err(|_| format!("{} is not UTF-8 text; it was not changed", path.display()))?,
+        ),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
         Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
     };
@@ -88,8 +86,9 @@ fn target(a: &InstallArgs) -> Result<Target, String> {
 fn binary(a: &InstallArgs) -> Result<String, String> {
     let p = match &a.binary {
         Some(b) => b.clone(),
-        None => std::env::current_exe()
-            .map_err(|e| format!("cannot find the shellgate binary: {e}"))?,
+        None => {
+            std::env::current_exe().map_err(|e| format!("cannot find the shellgate binary: {e}"))?
+        }
     };
     let abs = std::fs::canonicalize(&p)
         .map_err(|e| format!("the shellgate binary {} is not usable: {e}", p.display()))?;
@@ -130,8 +129,7 @@ fn write(path: &Path, before: Option<&str>, text: Option<&str>) -> Result<Option
             let mut tmp = path.as_os_str().to_owned();
             tmp.push(format!(".shellgate-tmp-{}", std::process::id()));
             let tmp = PathBuf::from(tmp);
-            std::fs::write(&tmp, t)
-                .map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
+            std::fs::write(&tmp, t).map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
             if let Ok(meta) = std::fs::metadata(path) {
                 let _ = std::fs::set_permissions(&tmp, meta.permissions());
             }
@@ -142,17 +140,11 @@ fn write(path: &Path, before: Option<&str>, text: Option<&str>) -> Result<Option
     Ok(backup)
 }
 
-fn finish(
-    t: &Target,
-    after: Option<String>,
-    dry_run: bool,
-    verb: &str,
-) -> Result<(), String> {
+fn finish(t: &Target, after: Option<String>, dry_run: bool, verb: &str) -> Result<(), String> {
     let before = t.before.as_deref().unwrap_or("");
     if after.as_deref() == t.before.as_deref() {
         println!(
-            "shellgate: {} is already {verb} for {} ({}); nothing changed",
-            "the hook",
+            "shellgate: the hook is already {verb} for {} ({}); nothing changed",
             t.harness.name(),
             t.path.display()
         );
@@ -166,7 +158,11 @@ fn finish(
         return Ok(());
     }
     let backup = write(&t.path, t.before.as_deref(), after.as_deref())?;
-    let what = if after.is_none() { "removed" } else { "updated" };
+    let what = if after.is_none() {
+        "removed"
+    } else {
+        "updated"
+    };
     match backup {
         Some(b) => println!(
             "shellgate: {verb} the hook for {}: {what} {} (backup: {})",

@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 
 use super::Verdict;
 use crate::Decision;
-use crate::model::paths::fold;
-use crate::rules::sensitive_writes::{Sensitive, classify_write};
+use crate::model::paths::catalog::{PathClass, Roots, classify};
+use crate::model::paths::{fold, within};
 
 /// Where the writes happen and what confines them.
 #[derive(Debug, Clone, Default)]
@@ -24,121 +24,21 @@ pub struct WriteScope {
     pub own_binary: Option<String>,
 }
 
-/// Why a path must not be written without a person.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Protection {
-    /// A path the command-side rules also protect (system, credential, startup file, ...).
-    Sensitive(Sensitive),
-    /// A harness's configuration or hook settings (the agent could unhook its guard).
-    HarnessConfig(&'static str),
-}
-
-impl Protection {
-    pub fn describe(&self) -> String {
-        match self {
-            Protection::Sensitive(s) => s.describe().to_string(),
-            Protection::HarnessConfig(h) => format!("{h}'s configuration or hook settings"),
-        }
-    }
-}
-
-/// Harness configuration paths relative to a home directory: a trailing `/` protects the
-/// whole directory.
-const HOME_HARNESS: &[(&str, &str)] = &[
-    (".claude/settings.json", "Claude Code"),
-    (".claude/settings.local.json", "Claude Code"),
-    (".claude/hooks/", "Claude Code"),
-    (".claude.json", "Claude Code"),
-    (".codex/", "Codex"),
-    (".gemini/", "Gemini CLI"),
-    (".copilot/", "Copilot CLI"),
-    (".hermes/config.yaml", "Hermes"),
-    (".hermes/plugins/", "Hermes"),
-    (".hermes/shell-hooks-allowlist.json", "Hermes"),
-];
-
-/// Harness configuration paths that count in any directory (project settings).
-const PROJECT_HARNESS: &[(&str, &str)] = &[
-    (".claude/settings.json", "Claude Code"),
-    (".claude/settings.local.json", "Claude Code"),
-    (".claude/hooks/", "Claude Code"),
-    (".codex/", "Codex"),
-    (".gemini/settings.json", "Gemini CLI"),
-    (".github/hooks/", "Copilot CLI"),
-];
-
-fn under(path: &str, dir: &str) -> bool {
-    let d = dir.trim_end_matches('/');
-    path == d || path.starts_with(&format!("{d}/"))
-}
-
-/// The home directory a path lies in, when it lies in any user's home (`/home/bob/..`,
-/// `/Users/bob/..`, `/root/..`).
-fn home_of(path: &str) -> Option<String> {
-    let comps: Vec<&str> = path.split('/').filter(|c| !c.is_empty()).collect();
-    match comps.as_slice() {
-        ["root", ..] => Some("/root".into()),
-        ["home" | "Users", user, _, ..] => Some(format!("/{}/{user}", comps[0])),
-        _ => None,
-    }
-}
-
-/// Is this absolute, resolved path protected? The one place the write guard classifies a
-/// path, so moving to a shared path catalog changes only this function.
-pub fn protection(path: &str, scope: &WriteScope) -> Option<Protection> {
+/// The one place the write guard classifies a path: the shared path catalog, plus
+/// shellgate's own executable (overwriting it switches the guard off). `None` when the
+/// path may be written without a person.
+pub fn protection(path: &str, scope: &WriteScope) -> Option<PathClass> {
     let p = fold(path);
-    if let Some(bin) = &scope.own_binary
-        && fold(bin) == p
-    {
-        return Some(Protection::Sensitive(Sensitive::Guard));
+    if scope.own_binary.as_deref().map(fold).as_deref() == Some(p.as_str()) {
+        return Some(PathClass::Guard);
     }
-    let base = p.rsplit('/').next().unwrap_or("");
-    if base == ".shellgate.toml" || under(&p, "/etc/shellgate") {
-        return Some(Protection::Sensitive(Sensitive::Guard));
-    }
-    let mut homes: Vec<String> = scope.home.iter().map(|h| fold(h)).collect();
-    if let Some(h) = home_of(&p)
-        && !homes.contains(&h)
-    {
-        homes.push(h);
-    }
-    for h in &homes {
-        let hermes = if Some(h) == scope.home.as_ref().map(|x| fold(x)).as_ref() {
-            scope.hermes_home.clone()
-        } else {
-            None
-        };
-        if let Some(s) = classify_write(&p, Some(h), hermes.as_deref()) {
-            return Some(Protection::Sensitive(s));
-        }
-        if let Some(rel) = p.strip_prefix(&format!("{h}/")) {
-            for (suffix, harness) in HOME_HARNESS {
-                if under(rel, suffix) {
-                    return Some(Protection::HarnessConfig(harness));
-                }
-            }
-        }
-    }
-    if let Some(hh) = &scope.hermes_home {
-        let hh = fold(hh);
-        for f in [
-            "config.yaml",
-            "plugins",
-            "shell-hooks-allowlist.json",
-            ".env",
-        ] {
-            if under(&p, &format!("{hh}/{f}")) {
-                return Some(Protection::HarnessConfig("Hermes"));
-            }
-        }
-    }
-    for (suffix, harness) in PROJECT_HARNESS {
-        let s = suffix.trim_end_matches('/');
-        if p.ends_with(&format!("/{s}")) || p.contains(&format!("/{s}/")) {
-            return Some(Protection::HarnessConfig(harness));
-        }
-    }
-    None
+    let roots = Roots {
+        home: scope.home.as_deref(),
+        hermes: scope.hermes_home.as_deref(),
+        cwd: scope.cwd.as_deref(),
+    };
+    let class = classify(&p, roots).class;
+    class.is_protected().then_some(class)
 }
 
 /// `~`, `~/x` and `~user/x` expanded; a relative path joined to `cwd`. Not folded.
@@ -250,7 +150,7 @@ pub fn judge_writes(paths: &[String], scope: &WriteScope) -> Verdict {
             ));
             continue;
         };
-        if !roots.is_empty() && !roots.iter().any(|r| under(real, r)) {
+        if !roots.is_empty() && !roots.iter().any(|r| within(real, r)) {
             deny.push(format!(
                 "{raw} is outside write_roots ({})",
                 scope.write_roots.join(", ")

@@ -176,17 +176,32 @@ fn parse_settings(text: &str) -> Result<Node, String> {
     Ok(root)
 }
 
-fn json_add_group(text: &str, harness: Harness, event: &str, group: &Value) -> Result<String, String> {
+fn json_add_group(
+    text: &str,
+    harness: Harness,
+    event: &str,
+    group: &Value,
+) -> Result<String, String> {
     let root = parse_settings(text)?;
     let Some(hooks) = root.get("hooks") else {
-        return Ok(jsonedit::insert_member(text, &root, "hooks", &json!({ event: [group] })));
+        return Ok(jsonedit::insert_member(
+            text,
+            &root,
+            "hooks",
+            &json!({ event: [group] }),
+        ));
     };
     if !matches!(hooks.kind, Kind::Object(_)) {
-        return Err(format!("its \"hooks\" is not an object ({} settings)", harness.name()));
+        return Err(format!(
+            "its \"hooks\" is not an object ({} settings)",
+            harness.name()
+        ));
     }
     match hooks.get(event) {
         None => Ok(jsonedit::insert_member(text, hooks, event, &json!([group]))),
-        Some(arr) if matches!(arr.kind, Kind::Array(_)) => Ok(jsonedit::append_element(text, arr, group)),
+        Some(arr) if matches!(arr.kind, Kind::Array(_)) => {
+            Ok(jsonedit::append_element(text, arr, group))
+        }
         Some(_) => Err(format!("its \"hooks\".\"{event}\" is not an array")),
     }
 }
@@ -236,7 +251,12 @@ fn json_uninstall(harness: Harness, text: &str) -> Result<String, String> {
                         continue;
                     }
                     edited = Some(if handlers.elements().len() > 1 {
-                        jsonedit::remove_child(&text, handlers, &jsonedit::element_spans(handlers), hi)
+                        jsonedit::remove_child(
+                            &text,
+                            handlers,
+                            &jsonedit::element_spans(handlers),
+                            hi,
+                        )
                     } else if arr.elements().len() > 1 {
                         jsonedit::remove_child(&text, arr, &jsonedit::element_spans(arr), gi)
                     } else {
@@ -279,7 +299,10 @@ fn hermes_lines(command: &str, item_indent: &str) -> Vec<String> {
     let i = item_indent;
     vec![
         format!("{i}- command: {}  {MARKER}", q(command)),
-        format!("{i}  matcher: {}  {MARKER}", q("^(terminal|write_file|patch)$")),
+        format!(
+            "{i}  matcher: {}  {MARKER}",
+            q("^(terminal|write_file|patch)$")
+        ),
         format!("{i}  timeout: {HOOK_TIMEOUT_SECS}  {MARKER}"),
         format!("{i}  fail_closed: true  {MARKER}"),
     ]
@@ -325,7 +348,8 @@ fn hermes_install(before: &str, command: &str) -> Result<String, String> {
                 .unwrap_or(2);
             let pad = " ".repeat(child_indent);
             let ptc = (h + 1..end).find(|&i| {
-                indent_of(&lines[i]) == child_indent && lines[i].trim_start().starts_with("pre_tool_call:")
+                indent_of(&lines[i]) == child_indent
+                    && lines[i].trim_start().starts_with("pre_tool_call:")
             });
             match ptc {
                 None => {
@@ -346,7 +370,8 @@ fn hermes_install(before: &str, command: &str) -> Result<String, String> {
                             let l = &lines[i];
                             !is_blank_or_comment(l)
                                 && (indent_of(l) < child_indent
-                                    || indent_of(l) == child_indent && !l.trim_start().starts_with('-'))
+                                    || indent_of(l) == child_indent
+                                        && !l.trim_start().starts_with('-'))
                         })
                         .unwrap_or(end);
                     let item_indent = (p + 1..p_end)
@@ -394,8 +419,14 @@ mod tests {
         assert!(is_ours("'/opt/x y/shellgate' hook claude", Harness::Claude));
         assert!(is_ours("/usr/bin/shellgate hook codex", Harness::Codex));
         assert!(!is_ours("/usr/bin/shellgate hook codex", Harness::Claude));
-        assert!(!is_ours("/usr/bin/other-guard hook claude", Harness::Claude));
-        assert!(!is_ours("/usr/bin/shellgate hook claude; rm -rf /", Harness::Claude));
+        assert!(!is_ours(
+            "/usr/bin/other-guard hook claude",
+            Harness::Claude
+        ));
+        assert!(!is_ours(
+            "/usr/bin/shellgate hook claude; rm -rf /",
+            Harness::Claude
+        ));
     }
 
     #[test]
@@ -413,7 +444,10 @@ mod tests {
         let after = install(Harness::Claude, Some(before), &cmd).unwrap_or_else(|e| panic!("{e}"));
         let v: Value = serde_json::from_str(&after).unwrap_or_else(|e| panic!("{e}: {after}"));
         assert_eq!(v["hooks"]["PreToolUse"].as_array().map(Vec::len), Some(2));
-        assert_eq!(v["hooks"]["PostToolUse"][0]["hooks"][0]["command"], cmd.as_str());
+        assert_eq!(
+            v["hooks"]["PostToolUse"][0]["hooks"][0]["command"],
+            cmd.as_str()
+        );
         assert_eq!(v["hooks"]["Stop"][0]["hooks"][0]["command"], "notify");
         let again = install(Harness::Claude, Some(&after), &cmd).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(again, after, "install is idempotent");
@@ -446,8 +480,14 @@ mod tests {
         assert!(after.contains("  pre_tool_call:  # added by shellgate install\n    - command: \"/usr/bin/shellgate hook hermes\""), "{after}");
         assert!(after.contains("fail_closed: true"));
         assert!(after.find("pre_tool_call").unwrap_or(0) < after.find("plugins:").unwrap_or(0));
-        assert_eq!(install(Harness::Hermes, Some(&after), &cmd).as_deref(), Ok(after.as_str()));
-        assert_eq!(uninstall(Harness::Hermes, &after), Ok(Some(before.to_string())));
+        assert_eq!(
+            install(Harness::Hermes, Some(&after), &cmd).as_deref(),
+            Ok(after.as_str())
+        );
+        assert_eq!(
+            uninstall(Harness::Hermes, &after),
+            Ok(Some(before.to_string()))
+        );
     }
 
     #[test]

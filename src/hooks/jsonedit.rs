@@ -228,8 +228,13 @@ fn child_layout(text: &str, container: &Node, first_child_start: Option<usize>) 
         None => {
             // An empty container: lay out like the rest of the file.
             let multi_line = text.contains('\n');
-            multi_line
-                .then(|| format!("{}{}", line_indent(text, container.start), indent_unit(text)))
+            multi_line.then(|| {
+                format!(
+                    "{}{}",
+                    line_indent(text, container.start),
+                    indent_unit(text)
+                )
+            })
         }
     }
 }
@@ -261,7 +266,13 @@ pub fn insert_member(text: &str, obj: &Node, key: &str, value: &serde_json::Valu
     let key_json = serde_json::Value::String(key.to_string()).to_string();
     let sep = if layout.is_some() { ": " } else { ":" };
     let member = format!("{key_json}{sep}{}", render(value, layout.as_deref(), &unit));
-    splice_last(text, obj, members.last().map(|(_, _, v)| v.end), &member, layout)
+    splice_last(
+        text,
+        obj,
+        members.last().map(|(_, _, v)| v.end),
+        &member,
+        layout,
+    )
 }
 
 /// Append `value` as the last element of the array `arr`.
@@ -304,7 +315,12 @@ fn splice_last(
 /// Remove child `index` of a container given the children's `(start, end)` spans: the
 /// text from the previous child's end to this one's end (or, for the first child, up to
 /// the next child's start; for the only child, everything between the brackets).
-pub fn remove_child(text: &str, container: &Node, spans: &[(usize, usize)], index: usize) -> String {
+pub fn remove_child(
+    text: &str,
+    container: &Node,
+    spans: &[(usize, usize)],
+    index: usize,
+) -> String {
     let Some(&(start, end)) = spans.get(index) else {
         return text.to_string();
     };
@@ -344,7 +360,10 @@ mod tests {
         let text = "{\n    \"model\": \"opus\",\n    \"env\": {\"A\": \"1\"}\n}\n";
         let root = parse(text).unwrap_or_else(|e| panic!("{e}"));
         let added = insert_member(text, &root, "hooks", &json!({"PreToolUse": []}));
-        assert!(added.contains("\n    \"hooks\": {\n        \"PreToolUse\": []\n    }\n}"), "{added}");
+        assert!(
+            added.contains("\n    \"hooks\": {\n        \"PreToolUse\": []\n    }\n}"),
+            "{added}"
+        );
         let root2 = parse(&added).unwrap_or_else(|e| panic!("{e}"));
         let back = remove_child(&added, &root2, &member_spans(&root2), 2);
         assert_eq!(back, text);
@@ -355,11 +374,17 @@ mod tests {
         let text = r#"{"a":[1,2]}"#;
         let root = parse(text).unwrap_or_else(|e| panic!("{e}"));
         let arr = root.get("a").cloned().unwrap_or_else(|| panic!("no a"));
-        assert_eq!(append_element(text, &arr, &json!({"x": 1})), r#"{"a":[1,2,{"x":1}]}"#);
+        assert_eq!(
+            append_element(text, &arr, &json!({"x": 1})),
+            r#"{"a":[1,2,{"x":1}]}"#
+        );
         let text = "{\n  \"a\": []\n}";
         let root = parse(text).unwrap_or_else(|e| panic!("{e}"));
         let arr = root.get("a").cloned().unwrap_or_else(|| panic!("no a"));
-        assert_eq!(append_element(text, &arr, &json!(1)), "{\n  \"a\": [\n    1\n  ]\n}");
+        assert_eq!(
+            append_element(text, &arr, &json!(1)),
+            "{\n  \"a\": [\n    1\n  ]\n}"
+        );
     }
 
     #[test]
