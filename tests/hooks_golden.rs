@@ -12,7 +12,14 @@ use std::process::{Command, Stdio};
 
 use serde_json::Value;
 
-const HARNESSES: [&str; 5] = ["claude", "codex", "gemini", "copilot", "hermes"];
+const HARNESSES: [&str; 6] = [
+    "claude",
+    "codex",
+    "gemini",
+    "copilot",
+    "hermes",
+    "hermes-plugin",
+];
 
 fn cases_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/hooks")
@@ -147,6 +154,14 @@ fn check_shape(harness: &str, run: &Run) -> Result<(), String> {
         "hermes" => {
             if keys(&v) != ["decision", "reason"] || v["decision"] != "block" {
                 return Err(format!("not a Hermes pre_tool_call block: {v}"));
+            }
+        }
+        "hermes-plugin" => {
+            if keys(&v) != ["action", "message"]
+                || !decision_in(&v["action"], &["block", "approve"])
+                || v["message"].as_str().is_none_or(str::is_empty)
+            {
+                return Err(format!("not a Hermes plugin directive: {v}"));
             }
         }
         _ => return Err(format!("unknown harness {harness}")),

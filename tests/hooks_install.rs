@@ -71,10 +71,21 @@ fn install_then_uninstall_gives_back_the_exact_bytes_for_every_harness() {
         let mut args = vec!["install", h];
         args.extend(extra.iter().map(String::as_str));
         let o = shellgate(home, &args);
-        assert_eq!(o.status.code(), Some(0), "{h}: {}", String::from_utf8_lossy(&o.stderr));
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{h}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
         let installed = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}"));
-        assert!(installed.contains(&bin), "{h}: the hook must run {bin}:\n{installed}");
-        assert!(installed.contains(&format!("hook {h}")), "{h}:\n{installed}");
+        assert!(
+            installed.contains(&bin),
+            "{h}: the hook must run {bin}:\n{installed}"
+        );
+        assert!(
+            installed.contains(&format!("hook {h}")),
+            "{h}:\n{installed}"
+        );
         let mut bak = path.clone().into_os_string();
         bak.push(".shellgate.bak");
         assert_eq!(
@@ -85,10 +96,19 @@ fn install_then_uninstall_gives_back_the_exact_bytes_for_every_harness() {
         // Idempotent: a second install changes nothing.
         let o = shellgate(home, &args);
         assert_eq!(o.status.code(), Some(0));
-        assert_eq!(std::fs::read_to_string(&path).ok(), Some(installed.clone()), "{h}");
+        assert_eq!(
+            std::fs::read_to_string(&path).ok(),
+            Some(installed.clone()),
+            "{h}"
+        );
         args[0] = "uninstall";
         let o = shellgate(home, &args);
-        assert_eq!(o.status.code(), Some(0), "{h}: {}", String::from_utf8_lossy(&o.stderr));
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{h}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
         assert_eq!(
             std::fs::read(&path).ok(),
             Some(original.as_bytes().to_vec()),

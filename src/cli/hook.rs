@@ -23,6 +23,8 @@ pub enum HarnessArg {
     Gemini,
     Copilot,
     Hermes,
+    /// The protocol of the Hermes plugin in `integrations/hermes/`.
+    HermesPlugin,
 }
 
 impl HarnessArg {
@@ -33,6 +35,7 @@ impl HarnessArg {
             HarnessArg::Gemini => Harness::Gemini,
             HarnessArg::Copilot => Harness::Copilot,
             HarnessArg::Hermes => Harness::Hermes,
+            HarnessArg::HermesPlugin => Harness::HermesPlugin,
         }
     }
 }

@@ -82,3 +82,33 @@ pub fn answer(ev: &Event, v: &Verdict) -> Reply {
 pub fn refuse(_ev: Option<&Event>, reason: &str) -> Reply {
     block(reason)
 }
+
+// ---- The shellgate plugin's protocol ------------------------------------------------
+//
+// `integrations/hermes/` calls `shellgate hook hermes-plugin` with the same event and
+// relays the answer as its `pre_tool_call` return value. Hermes's plugin directives
+// (`hermes_cli/plugins.py`, `_get_pre_tool_call_directive_details`): `block` needs a
+// message; `approve` escalates to Hermes's own approval prompt (fail-closed when nobody
+// can answer). Allow is no output.
+
+fn directive(action: &str, message: &str) -> Reply {
+    Reply {
+        stdout: json!({"action": action, "message": message}).to_string() + "\n",
+        ..Reply::default()
+    }
+}
+
+pub fn plugin_answer(ev: &Event, v: &Verdict) -> Reply {
+    if matches!(ev.action, Action::PassThrough) {
+        return Reply::default();
+    }
+    match v.decision {
+        Decision::Allow => Reply::default(),
+        Decision::Ask => directive("approve", &v.reason),
+        Decision::Deny => directive("block", &v.reason),
+    }
+}
+
+pub fn plugin_refuse(reason: &str) -> Reply {
+    directive("block", reason)
+}

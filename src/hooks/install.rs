@@ -57,6 +57,9 @@ pub fn settings_path(
         (Harness::Hermes, Scope::Project) => {
             return Err("Hermes reads hooks from $HERMES_HOME/config.yaml only; use --user".into());
         }
+        (Harness::HermesPlugin, _) => {
+            return Err("the Hermes plugin is installed by copying integrations/hermes/shellgate into $HERMES_HOME/plugins/ (see integrations/hermes/README.md); `shellgate install hermes` sets up the shell hook".into());
+        }
     })
 }
 
@@ -88,7 +91,7 @@ pub fn is_ours(command: &str, harness: Harness) -> bool {
 /// Returns the new text; equal to `before` when shellgate is already installed this way.
 pub fn install(harness: Harness, before: Option<&str>, command: &str) -> Result<String, String> {
     match harness {
-        Harness::Hermes => hermes_install(before.unwrap_or(""), command),
+        Harness::Hermes | Harness::HermesPlugin => hermes_install(before.unwrap_or(""), command),
         _ => {
             let base = match before {
                 Some(t) if !t.trim().is_empty() => t.to_string(),
@@ -113,7 +116,7 @@ pub fn install(harness: Harness, before: Option<&str>, command: &str) -> Result<
 /// (shellgate's own Copilot file with nothing else left in it).
 pub fn uninstall(harness: Harness, before: &str) -> Result<Option<String>, String> {
     match harness {
-        Harness::Hermes => hermes_uninstall(before).map(Some),
+        Harness::Hermes | Harness::HermesPlugin => hermes_uninstall(before).map(Some),
         Harness::Copilot => {
             let text = json_uninstall(harness, before)?;
             let v: Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
@@ -164,7 +167,7 @@ fn json_groups(harness: Harness, command: &str) -> Vec<(&'static str, Value)> {
             "preToolUse",
             json!({"type": "command", "bash": command, "timeoutSec": t}),
         )],
-        Harness::Hermes => Vec::new(),
+        Harness::Hermes | Harness::HermesPlugin => Vec::new(),
     }
 }
 

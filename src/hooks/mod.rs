@@ -30,15 +30,19 @@ pub enum Harness {
     Gemini,
     Copilot,
     Hermes,
+    /// The shellgate plugin inside Hermes (`integrations/hermes/`): Hermes's shell-hook
+    /// event in, a plugin directive (`{"action": "block"|"approve", "message"}`) out.
+    HermesPlugin,
 }
 
 impl Harness {
-    pub const ALL: [Harness; 5] = [
+    pub const ALL: [Harness; 6] = [
         Harness::Claude,
         Harness::Codex,
         Harness::Gemini,
         Harness::Copilot,
         Harness::Hermes,
+        Harness::HermesPlugin,
     ];
 
     pub fn name(self) -> &'static str {
@@ -48,6 +52,7 @@ impl Harness {
             Harness::Gemini => "gemini",
             Harness::Copilot => "copilot",
             Harness::Hermes => "hermes",
+            Harness::HermesPlugin => "hermes-plugin",
         }
     }
 
@@ -199,7 +204,7 @@ pub fn parse(harness: Harness, v: &Value) -> Result<Event, HookError> {
         Harness::Codex => codex::parse(v),
         Harness::Gemini => gemini::parse(v),
         Harness::Copilot => copilot::parse(v),
-        Harness::Hermes => hermes::parse(v),
+        Harness::Hermes | Harness::HermesPlugin => hermes::parse(v),
     }
 }
 
@@ -211,6 +216,7 @@ pub fn answer(harness: Harness, ev: &Event, verdict: &Verdict) -> Reply {
         Harness::Gemini => gemini::answer(ev, verdict),
         Harness::Copilot => copilot::answer(ev, verdict),
         Harness::Hermes => hermes::answer(ev, verdict),
+        Harness::HermesPlugin => hermes::plugin_answer(ev, verdict),
     }
 }
 
@@ -226,6 +232,7 @@ pub fn refuse(harness: Harness, ev: Option<&Event>, why: &str) -> Reply {
         Harness::Gemini => gemini::refuse(ev, &reason),
         Harness::Copilot => copilot::refuse(ev, &reason),
         Harness::Hermes => hermes::refuse(ev, &reason),
+        Harness::HermesPlugin => hermes::plugin_refuse(&reason),
     }
 }
 

@@ -186,8 +186,8 @@ CLAUDE_SCENARIOS = [
 
 # ---- Hermes Agent ---------------------------------------------------------------------
 
-def hermes_turn(args, scenario):
-    tmp = tempfile.mkdtemp(prefix=f"sg-e2e-hermes-{scenario['name']}-")
+def hermes_turn(args, scenario, plugin=False):
+    tmp = tempfile.mkdtemp(prefix=f"sg-e2e-hermes{'-plugin' if plugin else ''}-{scenario['name']}-")
     home, work = os.path.join(tmp, "home"), os.path.join(tmp, "work")
     hermes_home = os.path.join(home, ".hermes")
     os.makedirs(hermes_home)
@@ -200,12 +200,20 @@ def hermes_turn(args, scenario):
     try:
         with open(os.path.join(hermes_home, "config.yaml"), "w") as f:
             f.write(HERMES_CONFIG.format(port=server.port, work=work))
-        binary = args.shellgate
-        if args.record:
-            binary = recording_binary(args.shellgate, args.record, tmp, "hermes")
-        inst = run([args.shellgate, "install", "hermes", "--binary", binary], env, work)
-        if inst.returncode != 0:
-            return tmp, False, f"install failed: {inst.stderr}"
+            if plugin:
+                f.write("plugins:\n  enabled:\n    - shellgate\n")
+        if plugin:
+            # The plugin, copied as a user installs it; it finds shellgate via SHELLGATE_BIN.
+            shutil.copytree(os.path.join(HERE, "..", "..", "integrations", "hermes", "shellgate"),
+                            os.path.join(hermes_home, "plugins", "shellgate"))
+            env["SHELLGATE_BIN"] = args.shellgate
+        else:
+            binary = args.shellgate
+            if args.record:
+                binary = recording_binary(args.shellgate, args.record, tmp, "hermes")
+            inst = run([args.shellgate, "install", "hermes", "--binary", binary], env, work)
+            if inst.returncode != 0:
+                return tmp, False, f"install failed: {inst.stderr}"
         env.update({
             "OPENAI_API_KEY": "sk-e2e-dummy",
             "HERMES_ACCEPT_HOOKS": "1",
@@ -250,9 +258,20 @@ HERMES_SCENARIOS = [
 ]
 
 
+HERMES_PLUGIN_SCENARIOS = [
+    {"name": "allow", "command": "touch MARKER", "runs": True},
+    {"name": "deny", "command": "touch MARKER; mkfs.ext4 -q /dev/sdzz9", "runs": False,
+     "reason": "SG1201"},
+    # ask escalates to Hermes's own approval prompt only when a person can answer; in
+    # `hermes -z` (yolo, nobody there) the plugin blocks with shellgate's reason.
+    {"name": "ask-unattended", "command": "touch MARKER; git reset --hard", "runs": False,
+     "reason": "SG3301"},
+]
+
 HARNESSES = {
-    "claude": (claude_turn, CLAUDE_SCENARIOS),
-    "hermes": (hermes_turn, HERMES_SCENARIOS),
+    "claude": (claude_turn, CLAUDE_SCENARIOS, "claude"),
+    "hermes": (hermes_turn, HERMES_SCENARIOS, "hermes"),
+    "hermes-plugin": (lambda a, s: hermes_turn(a, s, plugin=True), HERMES_PLUGIN_SCENARIOS, "hermes"),
 }
 
 
@@ -283,8 +302,8 @@ def main():
     may_skip = os.environ.get("SHELLGATE_E2E_SKIP_MISSING") == "1" and not in_ci
     failures, passed = [], 0
     for name in args.only.split(","):
-        turn, scenarios = HARNESSES[name]
-        exe = harness_bin(args.harnesses, name)
+        turn, scenarios, exe_name = HARNESSES[name]
+        exe = harness_bin(args.harnesses, exe_name)
         if not os.access(exe, os.X_OK):
             msg = f"{name}: harness not installed at {exe} (run tests/e2e/install-harnesses.sh {args.harnesses})"
             if may_skip:
