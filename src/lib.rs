@@ -11,6 +11,7 @@ pub mod graph;
 pub mod hooks;
 pub mod model;
 pub mod normalize;
+pub mod policy;
 pub mod rules;
 pub mod syntax;
 

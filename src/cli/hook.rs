@@ -74,7 +74,7 @@ pub fn respond(harness: Harness, limit: Duration) -> Reply {
             let reply = match read_stdin() {
                 Ok(bytes) => {
                     let env = HookEnv::from_process();
-                    handle(harness, &bytes, &|ev| judge(ev, &env))
+                    handle(harness, &bytes, &|ev| judge(harness, ev, &env))
                 }
                 Err(e) => refuse(harness, None, &e),
             };

@@ -22,15 +22,27 @@ pub struct WriteScope {
     pub write_roots: Vec<String>,
     /// shellgate's own executable: overwriting it switches the guard off.
     pub own_binary: Option<String>,
+    /// The user's `protected_paths` (globs; a directory protects everything below it).
+    pub protected: Vec<String>,
+    /// Where this shellgate's own config and state are (the environment may move them).
+    pub guard_paths: Vec<String>,
 }
 
 /// The one place the write guard classifies a path: the shared path catalog, plus
-/// shellgate's own executable (overwriting it switches the guard off). `None` when the
-/// path may be written without a person.
-pub fn protection(path: &str, scope: &WriteScope) -> Option<PathClass> {
+/// shellgate's own executable, config and state wherever they are (overwriting them
+/// switches the guard off) and the user's `protected_paths`. `None` when the path may be
+/// written without a person; otherwise what the path is, for the reason.
+pub fn protection(path: &str, scope: &WriteScope) -> Option<&'static str> {
     let p = fold(path);
-    if scope.own_binary.as_deref().map(fold).as_deref() == Some(p.as_str()) {
-        return Some(PathClass::Guard);
+    let hits = |list: &[String]| {
+        list.iter()
+            .filter_map(|g| absolute(g, scope.cwd.as_deref(), scope.home.as_deref()))
+            .any(|g| within(&p, &fold(&g)) || crate::policy::glob::matches(&g, &p))
+    };
+    if scope.own_binary.as_deref().map(fold).as_deref() == Some(p.as_str())
+        || hits(&scope.guard_paths)
+    {
+        return Some(PathClass::Guard.describe());
     }
     let roots = Roots {
         home: scope.home.as_deref(),
@@ -38,7 +50,10 @@ pub fn protection(path: &str, scope: &WriteScope) -> Option<PathClass> {
         cwd: scope.cwd.as_deref(),
     };
     let class = classify(&p, roots).class;
-    class.is_protected().then_some(class)
+    if class.is_protected() {
+        return Some(class.describe());
+    }
+    hits(&scope.protected).then_some("a path protected by the config (protected_paths)")
 }
 
 /// `~`, `~/x` and `~user/x` expanded; a relative path joined to `cwd`. Not folded.
@@ -166,7 +181,7 @@ pub fn judge_writes(paths: &[String], scope: &WriteScope) -> Verdict {
             } else {
                 raw.clone()
             };
-            ask.push(format!("{shown} is {}", p.describe()));
+            ask.push(format!("{shown} is {p}"));
         }
     }
     if !deny.is_empty() {
@@ -198,6 +213,8 @@ mod tests {
             hermes_home: Some("/home/u/.hermes".into()),
             write_roots: Vec::new(),
             own_binary: Some("/usr/local/bin/shellgate".into()),
+            protected: vec!["~/secrets".into(), "*.sqlite".into()],
+            guard_paths: vec!["/srv/sg/config.toml".into()],
         }
     }
 
@@ -240,6 +257,9 @@ mod tests {
             "/home/bob/.bashrc",
             "/root/.aws/credentials",
             ".env.local",
+            "~/secrets/x",
+            "data/app.sqlite",
+            "/srv/sg/config.toml",
         ] {
             assert_eq!(decision(&[p], &scope()), Decision::Ask, "{p}");
         }

@@ -22,6 +22,8 @@ use serde_json::Value;
 
 use crate::Decision;
 
+pub use judge::judge;
+
 /// The harnesses shellgate has a hook adapter for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Harness {
@@ -239,7 +241,7 @@ pub fn refuse(harness: Harness, ev: Option<&Event>, why: &str) -> Reply {
 /// The reason for an ask that a harness without an ask must turn into a deny.
 pub fn ask_as_deny(reason: &str, harness: &str) -> String {
     clip(&format!(
-        "{reason}. A person must approve this before it runs; {harness} hooks cannot ask, so shellgate blocked it (run it yourself if it is intended)"
+        "{reason}. {harness} hooks cannot ask, so shellgate blocked it; a person can run it if it is intended"
     ))
 }
 
