@@ -4,6 +4,7 @@
 //! The pipeline is one-way: [`normalize`] → [`syntax`] → [`model`] → [`graph`] →
 //! [`rules`] (with [`fallback`] for what does not parse) → findings → decision.
 
+pub mod boundary;
 pub mod cli;
 pub mod corpus;
 pub mod fallback;
@@ -239,6 +240,7 @@ fn analyze_inner(command: &str, ctx: &Context) -> Analysis {
         }
     };
     findings.append(&mut main);
+    findings.extend(distrust(&normalized, command, &script, ctx, &findings));
     if normalized.changed() {
         // bash does not normalise: what it runs is the raw text. Judge both and keep the
         // stricter result, so escapes or NFKC cannot hide a command (or invent quoting).
@@ -284,6 +286,54 @@ fn analyze_inner(command: &str, ctx: &Context) -> Analysis {
 type Lowered = (model::Script, graph::Flow, Vec<Finding>);
 
 /// Parse, lower, build the graph and run the rules over one text.
+/// The run-time boundary check (`boundary`): where the model ran a command across a separator
+/// the text shows, the parse is distrusted. Then every piece of text between separators is
+/// analysed on its own as well; its findings are added (shifted to the whole command), so the
+/// stricter answer wins and the decision is never allow.
+fn distrust(
+    norm: &normalize::Normalized,
+    original: &str,
+    script: &model::Script,
+    ctx: &Context,
+    have: &[Finding],
+) -> Vec<Finding> {
+    let disagree = boundary::disagreements(norm, script);
+    let Some(first) = disagree.first() else {
+        return Vec::new();
+    };
+    let at = norm.to_original(first.separator.at);
+    let mut out = vec![rules::analysis_finding(
+        rules::analysis::PARSE_DISTRUSTED,
+        format!(
+            "the parse ran a command across the separator at byte {at} that bash sees ({} place{}); each piece of the command was also judged on its own",
+            disagree.len(),
+            if disagree.len() == 1 { "" } else { "s" }
+        ),
+        norm.span_to_original(first.separator.at, first.separator.at + first.separator.len),
+    )];
+    for (s, e) in boundary::segments(&norm.text) {
+        let span = norm.span_to_original(s, e);
+        let Some(piece) = original.get(span.start..span.end) else {
+            continue;
+        };
+        let piece_norm = normalize::normalize(piece);
+        let Ok((_, _, found)) = analyze_text(&piece_norm, piece, ctx) else {
+            continue;
+        };
+        for mut f in found {
+            f.span = Span::new(f.span.start + span.start, f.span.end + span.start);
+            if !have
+                .iter()
+                .chain(&out)
+                .any(|g| g.rule == f.rule && g.span == f.span)
+            {
+                out.push(f);
+            }
+        }
+    }
+    out
+}
+
 fn analyze_text(
     text: &normalize::Normalized,
     original: &str,
@@ -337,5 +387,52 @@ pub fn decide(findings: &[Finding], ctx: &Context) -> Decision {
         Decision::Deny
     } else {
         d
+    }
+}
+
+#[cfg(test)]
+mod distrust_tests {
+    use super::*;
+
+    /// A model as the grammar bug built it: `rm -rf ~` read as arguments of `echo`.
+    fn misread(cmd: &str) -> (normalize::Normalized, model::Script) {
+        let a = analyze(cmd, &Context::fixture());
+        let mut script = a.script.clone();
+        let moved: Vec<model::Word> = script.commands[1].argv.clone();
+        script.commands[0].argv.extend(moved);
+        script.commands.truncate(1);
+        (a.normalized, script)
+    }
+
+    #[test]
+    fn a_command_run_across_a_separator_is_distrusted_and_each_piece_judged() {
+        let cmd = "echo a ; rm -rf ~";
+        let (norm, script) = misread(cmd);
+        let ctx = Context::fixture();
+        let found = distrust(&norm, cmd, &script, &ctx, &[]);
+        assert!(found.iter().any(|f| f.rule == "SG0006"), "{found:?}");
+        let rm = found
+            .iter()
+            .find(|f| f.rule == "SG1001")
+            .expect("rm judged alone");
+        assert_eq!(&cmd[rm.span.start..rm.span.end], "~");
+        assert_eq!(decide(&found, &ctx), Decision::Deny);
+    }
+
+    #[test]
+    fn a_distrusted_parse_is_never_allowed() {
+        let cmd = "echo a ; echo b";
+        let (norm, script) = misread(cmd);
+        let ctx = Context::fixture();
+        let found = distrust(&norm, cmd, &script, &ctx, &[]);
+        assert_eq!(decide(&found, &ctx), Decision::Ask);
+    }
+
+    #[test]
+    fn a_correct_parse_adds_nothing() {
+        let cmd = "ls | grep x | head\necho ok && echo done";
+        let a = analyze(cmd, &Context::fixture());
+        assert!(distrust(&a.normalized, cmd, &a.script, &Context::fixture(), &[]).is_empty());
+        assert_eq!(a.decision, Decision::Allow);
     }
 }

@@ -74,6 +74,26 @@ impl Normalized {
         crate::Span::new(s, e.max(s))
     }
 
+    /// End every unterminated heredoc at the end of input, as bash does (it warns
+    /// "delimited by end-of-file"): the missing delimiter lines are appended, mapped to the
+    /// end of the original text, so the parser sees the body bash reads instead of an error.
+    fn close_heredocs(&mut self) {
+        let Some(closing) = crate::scan::heredoc_closing(&self.text) else {
+            return;
+        };
+        self.runs.push(Run {
+            norm: self.text.len(),
+            orig: self.original_len,
+            kind: RunKind::Replaced {
+                orig_end: self.original_len,
+            },
+        });
+        self.text.push_str(&closing);
+        self.notes.push(
+            "an unterminated heredoc ends at the end of input, as in bash (which warns)".into(),
+        );
+    }
+
     /// True when normalisation changed anything (for explain to say so).
     pub fn changed(&self) -> bool {
         self.changed
@@ -96,7 +116,7 @@ impl Normalized {
 /// The original text unchanged, with the identity map (used to analyse the raw text too,
 /// since bash itself does not normalise).
 pub fn identity(original: &str) -> Normalized {
-    Normalized {
+    let mut n = Normalized {
         text: original.to_string(),
         runs: if original.is_empty() {
             Vec::new()
@@ -110,7 +130,9 @@ pub fn identity(original: &str) -> Normalized {
         original_len: original.len(),
         changed: false,
         notes: Vec::new(),
-    }
+    };
+    n.close_heredocs();
+    n
 }
 
 /// Normalise `original`; never panics and runs in linear time.
@@ -169,13 +191,15 @@ pub fn normalize(original: &str) -> Normalized {
     }
 
     let changed = stripped.text.len() != original.len() || stage.changed;
-    Normalized {
+    let mut n = Normalized {
         text: stage.out,
         runs: stage.runs,
         original_len: original.len(),
         changed,
         notes,
-    }
+    };
+    n.close_heredocs();
+    n
 }
 
 fn plural(n: usize) -> &'static str {

@@ -36,12 +36,16 @@ pub struct Scan {
 
 /// One heredoc body: `start..end` covers its lines and the delimiter line; an unterminated
 /// body runs to the end of the text, as in bash.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HeredocBody {
     pub start: usize,
     pub end: usize,
     /// The delimiter was quoted: the body is data, never expanded.
     pub quoted: bool,
+    /// The delimiter word, and whether a line with it ended the body (bash ends an
+    /// unterminated body at the end of input, with a warning).
+    pub delim: String,
+    pub terminated: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -198,7 +202,12 @@ pub fn scan(text: &str) -> Scan {
                             i += 1;
                         }
                     }
-                    b'<' if b.get(i + 1) == Some(&b'<') && b.get(i + 2) != Some(&b'<') => {
+                    // `<<<` is a here-string, not a heredoc.
+                    b'<' if b.get(i + 1) == Some(&b'<') && b.get(i + 2) == Some(&b'<') => {
+                        i += 3;
+                        word_start = true;
+                    }
+                    b'<' if b.get(i + 1) == Some(&b'<') => {
                         let strip_tabs = b.get(i + 2) == Some(&b'-');
                         let mut j = i + 2 + usize::from(strip_tabs);
                         while j < b.len() && (b[j] == b' ' || b[j] == b'\t') {
@@ -265,7 +274,44 @@ pub fn scan(text: &str) -> Scan {
             }
         }
     }
+    // Heredocs opened on the last line, with no newline after it: their bodies are empty and
+    // unterminated.
+    for p in pending {
+        out.heredocs.push(HeredocBody {
+            start: b.len(),
+            end: b.len(),
+            quoted: p.quoted,
+            delim: p.delim,
+            terminated: false,
+        });
+    }
     out
+}
+
+/// The text to append so that every unterminated heredoc ends at the end of input, as bash
+/// ends it: a newline (when missing) and each missing delimiter line. `None` when all are
+/// terminated.
+pub fn heredoc_closing(text: &str) -> Option<String> {
+    if !text.contains("<<") {
+        return None;
+    }
+    let open: Vec<HeredocBody> = scan(text)
+        .heredocs
+        .into_iter()
+        .filter(|h| !h.terminated)
+        .collect();
+    if open.is_empty() {
+        return None;
+    }
+    let mut s = String::new();
+    if !text.ends_with('\n') {
+        s.push('\n');
+    }
+    for h in open {
+        s.push_str(&h.delim);
+        s.push('\n');
+    }
+    Some(s)
 }
 
 fn find(b: &[u8], from: usize, c: u8) -> Option<usize> {
@@ -325,6 +371,7 @@ fn heredoc_word(b: &[u8], mut j: usize) -> (String, bool, usize) {
 fn read_bodies(b: &[u8], mut i: usize, pending: &mut Vec<Pending>, out: &mut Scan) -> usize {
     for p in pending.drain(..) {
         let start = i;
+        let mut terminated = false;
         loop {
             if i >= b.len() {
                 break;
@@ -343,6 +390,7 @@ fn read_bodies(b: &[u8], mut i: usize, pending: &mut Vec<Pending>, out: &mut Sca
             }
             i = (line_end + 1).min(b.len());
             if line == p.delim.as_bytes() {
+                terminated = true;
                 break;
             }
         }
@@ -350,6 +398,8 @@ fn read_bodies(b: &[u8], mut i: usize, pending: &mut Vec<Pending>, out: &mut Sca
             start,
             end: i,
             quoted: p.quoted,
+            delim: p.delim,
+            terminated,
         });
     }
     i

@@ -2,7 +2,7 @@
 //! `bash -n` reject, and which does shellgate report as not fully parsed (a finding with rule
 //! `SG0001`)? The comparison is an ignored test (it runs bash once per command); it prints a
 //! summary and, with `SG_DIFF_OUT=FILE`, writes every disagreement as JSONL. The classes are
-//! described in `docs/PARSE_DIFFERENTIAL.md`. Skips with a message when the corpora are absent.
+//! described in `docs/FIDELITY.md` (parse differential). Skips with a message when the corpora are absent.
 //!
 //! `cargo test --release --test parse_differential -- --ignored --nocapture`
 
@@ -133,7 +133,7 @@ fn feature_table(cmds: &[String]) -> String {
 }
 
 #[test]
-#[ignore = "slow: runs bash -n on every corpus command; see docs/PARSE_DIFFERENTIAL.md"]
+#[ignore = "slow: runs bash -n on every corpus command; see docs/FIDELITY.md"]
 fn bash_and_shellgate_agree_on_what_parses_in_the_shared_corpora() {
     let mut out = Vec::new();
     for file in ["tldr.jsonl", "nl2bash.jsonl"] {

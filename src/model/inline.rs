@@ -36,6 +36,18 @@ fn inline_code(
     }
     while i < args.len() {
         let Some(a) = args[i].lit() else {
+            // `-c"$CODE"`: the flag is known, the attached code only at run time.
+            let known = args[i].text_with("\u{fffd}");
+            let prefix = known.split('\u{fffd}').next().unwrap_or("");
+            if prefix.starts_with('-')
+                && matches!(
+                    attached_code(lang, prefix, flags),
+                    Some(Some(_)) | Some(None)
+                )
+                && (prefix.len() > 2 || flags.contains(&prefix))
+            {
+                return Some(Err("the code is only known at run time".into()));
+            }
             i += 1;
             continue;
         };

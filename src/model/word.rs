@@ -37,6 +37,11 @@ enum Atom {
     },
     /// A field boundary produced by word splitting of an unquoted expansion.
     Split,
+    /// A non-whitespace IFS character that split an unquoted expansion: it ends a field even
+    /// when the field is empty (`IFS=/; set -- $X` with `X=/` gives one empty field).
+    Delim {
+        c: char,
+    },
 }
 
 fn push_str(atoms: &mut Vec<Atom>, s: &str, quoted: bool, expanded: bool) {
@@ -64,7 +69,9 @@ fn push_expanded(atoms: &mut Vec<Atom>, s: &str, quoted: bool, ifs: Option<&str>
         return;
     };
     for c in s.chars() {
-        if ifs.contains(c) {
+        if ifs.contains(c) && !c.is_ascii_whitespace() {
+            atoms.push(Atom::Delim { c });
+        } else if ifs.contains(c) {
             if !matches!(atoms.last(), Some(Atom::Split)) {
                 atoms.push(Atom::Split);
             }
@@ -527,9 +534,25 @@ impl Expander<'_> {
                         count: braced.len(),
                     });
                 }
+                let several = braced.len() > 1;
                 braced
                     .into_iter()
-                    .flat_map(|f| split_fields(&self.tilde(f, env, &mut notes, false)))
+                    // An alternative that is empty (`{/,}`) is no word at all, as in bash.
+                    .filter(|f| !several || !f.is_empty())
+                    .flat_map(|f| {
+                        // bash (not in posix mode) expands `~` in arguments shaped like an
+                        // assignment too: `dd of=~/swap`.
+                        let f = match assignment_shaped(&f) {
+                            Some(eq) => {
+                                let mut v = f;
+                                let value = v.split_off(eq + 1);
+                                v.extend(self.tilde(value, env, &mut notes, true));
+                                v
+                            }
+                            None => self.tilde(f, env, &mut notes, false),
+                        };
+                        split_fields(&f)
+                    })
                     .collect()
             }
             WordMode::Assignment => vec![self.tilde(atoms, env, &mut notes, true)],
@@ -539,6 +562,11 @@ impl Expander<'_> {
                     .map(|a| match a {
                         Atom::Split => Atom::Ch {
                             c: ' ',
+                            quoted: true,
+                            expanded: true,
+                        },
+                        Atom::Delim { c } => Atom::Ch {
+                            c,
                             quoted: true,
                             expanded: true,
                         },
@@ -677,7 +705,7 @@ impl Expander<'_> {
                         }
                         Atom::Ch { c: '/', .. } => break,
                         Atom::Ch { c: ':', .. } if assign => break,
-                        Atom::Split => break,
+                        Atom::Split | Atom::Delim { .. } => break,
                         _ => {
                             plain = false;
                             break;
@@ -785,6 +813,14 @@ impl Expander<'_> {
             atoms.push(Atom::Unk {
                 reason: "part of the word did not parse".into(),
                 may_be_empty: true,
+            });
+            return;
+        }
+        // `$$` at the end of a word comes as one anonymous token: the shell's process id.
+        if !node.named && text == "$$" {
+            atoms.push(Atom::Unk {
+                reason: "$$ (the shell's process id) is only known at run time".into(),
+                may_be_empty: false,
             });
             return;
         }
@@ -1373,10 +1409,38 @@ fn expand_braces(atoms: &[Atom], depth: usize) -> Vec<Vec<Atom>> {
             }
         }
         let Some(close) = close else { continue };
-        if commas.is_empty() {
-            continue;
-        }
         let prefix = &atoms[..open];
+        if commas.is_empty() {
+            // `x{a..c}`: a sequence the grammar did not mark as a brace expression.
+            let body: Option<String> = atoms[open + 1..close]
+                .iter()
+                .map(|a| match a {
+                    Atom::Ch {
+                        c,
+                        quoted: false,
+                        expanded: false,
+                    } => Some(*c),
+                    _ => None,
+                })
+                .collect();
+            let Some(items) = body.as_deref().and_then(expand_sequence) else {
+                continue;
+            };
+            let suffix_exp = expand_braces(&atoms[close + 1..], depth + 1);
+            let mut out = Vec::new();
+            for it in items {
+                for suf in &suffix_exp {
+                    if out.len() >= MAX_BRACE_WORDS {
+                        return out;
+                    }
+                    let mut v = prefix.to_vec();
+                    push_str(&mut v, &it, true, false);
+                    v.extend(suf.iter().cloned());
+                    out.push(v);
+                }
+            }
+            return out;
+        }
         let suffix_exp = expand_braces(&atoms[close + 1..], depth + 1);
         let mut bounds = vec![open];
         bounds.extend(&commas);
@@ -1400,18 +1464,60 @@ fn expand_braces(atoms: &[Atom], depth: usize) -> Vec<Vec<Atom>> {
     vec![atoms.to_vec()]
 }
 
+/// `NAME=...` with an unquoted, literal name and `=`: an argument bash tilde-expands like an
+/// assignment. The index of the `=`.
+fn assignment_shaped(atoms: &[Atom]) -> Option<usize> {
+    let mut n = 0;
+    for (i, a) in atoms.iter().enumerate() {
+        match a {
+            Atom::Ch {
+                c: '=',
+                quoted: false,
+                expanded: false,
+            } => return (n > 0).then_some(i),
+            Atom::Ch {
+                c,
+                quoted: false,
+                expanded: false,
+            } if c.is_ascii_alphanumeric() || *c == '_' => {
+                if n == 0 && c.is_ascii_digit() {
+                    return None;
+                }
+                n += 1;
+            }
+            _ => return None,
+        }
+    }
+    None
+}
+
 /// Split atoms at word-splitting boundaries; fields that expanded to nothing vanish.
 fn split_fields(atoms: &[Atom]) -> Vec<Vec<Atom>> {
     let mut out = Vec::new();
     let mut cur = Vec::new();
-    let had_split = atoms.iter().any(|a| matches!(a, Atom::Split));
+    let had_split = atoms
+        .iter()
+        .any(|a| matches!(a, Atom::Split | Atom::Delim { .. }));
+    // A field just ended at IFS whitespace: a delimiter right after it is part of that break.
+    let mut after_blank = false;
     for a in atoms {
-        if matches!(a, Atom::Split) {
-            if !cur.is_empty() {
-                out.push(std::mem::take(&mut cur));
+        match a {
+            Atom::Split => {
+                if !cur.is_empty() {
+                    out.push(std::mem::take(&mut cur));
+                    after_blank = true;
+                }
             }
-        } else {
-            cur.push(a.clone());
+            Atom::Delim { .. } => {
+                if !cur.is_empty() || !after_blank {
+                    out.push(std::mem::take(&mut cur));
+                }
+                after_blank = false;
+            }
+            _ => {
+                cur.push(a.clone());
+                after_blank = false;
+            }
         }
     }
     if !cur.is_empty() {
@@ -1458,6 +1564,10 @@ fn to_pieces(atoms: &[Atom]) -> Vec<Piece> {
             }),
             Atom::Split => pieces.push(Piece::Lit {
                 text: " ".into(),
+                quoted: true,
+            }),
+            Atom::Delim { c } => pieces.push(Piece::Lit {
+                text: c.to_string(),
                 quoted: true,
             }),
         }

@@ -501,6 +501,16 @@ pub fn peel(mut argv: Vec<Word>) -> Peeled {
                                 let mut new_argv: Vec<Word> =
                                     parts.iter().map(|p| Word::literal(p, span)).collect();
                                 new_argv.extend(rest);
+                                // `env -S 'X=1 prog'`: env sets the leading assignments too.
+                                let lead = new_argv
+                                    .iter()
+                                    .take_while(|w| is_assignment(w).is_some())
+                                    .count();
+                                for w in new_argv.drain(..lead) {
+                                    if let Some(a) = is_assignment(&w) {
+                                        out.assignments.push(a);
+                                    }
+                                }
                                 out.wrappers.push(wrapper(
                                     "env",
                                     std::mem::take(&mut taken),
@@ -829,13 +839,12 @@ pub fn peel(mut argv: Vec<Word>) -> Peeled {
                         i += 1;
                         continue;
                     }
+                    // `-e[EOF]` and `-l[N]` take their value only attached (GNU xargs).
                     let takes_val = matches!(
                         a.as_str(),
                         "-a" | "-d"
                             | "-E"
-                            | "-e"
                             | "-L"
-                            | "-l"
                             | "-n"
                             | "-P"
                             | "-s"
@@ -848,6 +857,9 @@ pub fn peel(mut argv: Vec<Word>) -> Peeled {
                             | "--max-chars"
                             | "--process-slot-var"
                     );
+                    if takes_val && let Some(v) = argv.get(i + 1) {
+                        taken.push(lit(v));
+                    }
                     i += if takes_val { 2 } else { 1 };
                 }
                 out.wrappers.push(wrapper("xargs", taken, &argv, i));

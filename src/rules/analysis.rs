@@ -136,6 +136,48 @@ declare_rule! {
     fail: ["echo hi\u{1b}[8m hidden"],
 }
 
+declare_rule! {
+    /// ## What it does
+    /// Checks the parse tree's command boundaries against an independent scan of the text:
+    /// wherever bash starts a new command (an unquoted newline, `;`, `&`, `|`, `&&`, `||`
+    /// outside quotes, substitutions and heredoc bodies), no simple command of the model may
+    /// run across it. Where one does, the parse is distrusted: this finding is added, and the
+    /// text between separators is also judged piece by piece, the stricter answer winning.
+    ///
+    /// ## Why is this bad?
+    /// tree-sitter-bash sometimes joins two commands into one (upstream issue #347: after some
+    /// pipelines the next line's words became arguments of the last stage), which hid
+    /// `rm -rf ~` inside `head`'s arguments. A guard that trusts such a tree allows what bash
+    /// runs.
+    ///
+    /// ## Example
+    /// A command whose tree runs a command across a `;` the text shows; shellgate asks, and
+    /// judges each piece (`rm -rf ~` is still denied).
+    ///
+    /// ## Known limitations
+    /// The scan is a small lexer, not bash: it does not know `case` patterns or `[[ ]]`
+    /// operators, but commands are never lowered there, so those cannot disagree. Words the
+    /// model decoded (nested code) carry no position and are not compared.
+    pub struct ParseDistrusted;
+    code: "SG0006",
+    name: "parse-distrusted",
+    severity: Approve,
+    category: Analysis,
+    hermes: ["command parser limit or malformed executable payload"],
+    programs: [],
+    summary: "The parse tree ran a command across a boundary bash sees; each piece was judged alone",
+    pass: ["ls | grep x | head\necho ok && echo done", "echo 'a; b' && ls"],
+    fail: [],
+}
+
+impl Rule for ParseDistrusted {
+    fn meta(&self) -> &'static RuleMeta {
+        &Self::META
+    }
+}
+
+pub static PARSE_DISTRUSTED: &RuleMeta = &ParseDistrusted::META;
+
 impl Rule for HiddenControls {
     fn meta(&self) -> &'static RuleMeta {
         &Self::META

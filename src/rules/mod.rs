@@ -186,6 +186,7 @@ pub static RULES: &[&dyn Rule] = &[
     &analysis::InternalError,
     &analysis::FallbackPattern,
     &analysis::HiddenControls,
+    &analysis::ParseDistrusted,
     &filesystem::recursive_delete_critical::RecursiveDeleteCritical,
     &filesystem::recursive_delete_maybe_root::RecursiveDeleteMaybeRoot,
     &processes::fork_bomb::ForkBomb,

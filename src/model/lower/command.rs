@@ -139,6 +139,25 @@ impl Lowerer<'_> {
             word_groups.extend(pending);
             word_groups.sort_by_key(|g| g.first().map(|&n| src.tree.node(n).start));
         }
+        // Words in text the tree has no node for (`\ ` escaped blanks, a dropped `-`).
+        let mut lost = Vec::new();
+        self.pending_lost.retain(|(s, cmd, l)| {
+            let mine = *s == src_id && *cmd == id;
+            if mine {
+                lost.extend(l.iter().cloned());
+            }
+            !mine
+        });
+        for &c in &node.children {
+            if let Some((s, e)) = readback::word_gap(src, c) {
+                self.unread_text(src, s, e, origin);
+            }
+        }
+        match readback::lost_words(src, &node.children, true) {
+            Ok(l) => lost.extend(l),
+            Err((s, e)) => self.unread_text(src, s, e, origin),
+        }
+        lost.sort_by_key(|l| l.start);
         let mut pre = Block::empty_output();
         let mut assigns = Vec::new();
         for (a, extra) in assign_nodes {
@@ -150,13 +169,43 @@ impl Lowerer<'_> {
             }
         }
         let mut argv = Vec::new();
+        let mut lost = lost.into_iter().peekable();
         for g in word_groups {
-            for w in self.decode_nodes(src, &g, env, origin, WordMode::Argument) {
+            let gstart = g.first().map(|&n| src.tree.node(n).start).unwrap_or(0);
+            let mut prefix = None;
+            while let Some(l) = lost.next_if(|l| l.start < gstart) {
+                if l.glued && l.end == gstart {
+                    prefix = Some(l);
+                } else {
+                    argv.push(lost_word(src, &l, self.norm));
+                }
+            }
+            for (i, mut w) in self
+                .decode_nodes(src, &g, env, origin, WordMode::Argument)
+                .into_iter()
+                .enumerate()
+            {
+                if i == 0
+                    && let Some(p) = &prefix
+                {
+                    w.pieces.insert(
+                        0,
+                        crate::model::Piece::Lit {
+                            text: p.text.clone(),
+                            quoted: true,
+                        },
+                    );
+                    w.raw = format!("{}{}", src.text.get(p.start..p.end).unwrap_or(""), w.raw);
+                    w.span = Span::new(src.span(p.start, p.end, self.norm).start, w.span.end);
+                }
                 for s in &w.substitutions {
                     pre.commands.extend(s.commands.iter().copied());
                 }
                 argv.push(w);
             }
+        }
+        for l in lost {
+            argv.push(lost_word(src, &l, self.norm));
         }
         let mut redirs = Vec::new();
         for r in redirect_nodes {
@@ -406,6 +455,14 @@ impl Lowerer<'_> {
 }
 
 /// Replace xargs' run-time argument placeholders by the input it will read.
+/// A word read from text the tree dropped: literal, as bash reads it.
+fn lost_word(src: &Source, l: &readback::Lost, norm: &crate::normalize::Normalized) -> Word {
+    let mut w = Word::literal(&l.text, src.span(l.start, l.end, norm));
+    w.raw = src.text.get(l.start..l.end).unwrap_or("").to_string();
+    w.nspan = src.nspan(l.start, l.end);
+    w
+}
+
 pub(super) fn fill_xargs(argv: &[Word], input: &str) -> Vec<Word> {
     let tokens: Vec<String> = input.split_whitespace().map(str::to_string).collect();
     let first_line = input.lines().next().unwrap_or("").to_string();

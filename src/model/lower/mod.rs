@@ -72,6 +72,9 @@ pub struct Lowerer<'a> {
     /// Words the grammar put into a statement's trailing redirects, waiting for the simple
     /// command they belong to: (source id, command node, words).
     pending_words: Vec<(usize, NodeId, Vec<Vec<NodeId>>)>,
+    /// Words the grammar dropped between a statement's body and its redirects, waiting for
+    /// their simple command in the same way.
+    pending_lost: Vec<(usize, NodeId, Vec<readback::Lost>)>,
 }
 
 /// Lower a parsed command into the model.
@@ -95,6 +98,7 @@ pub fn lower_script(
         placeholder: 0,
         heredoc_cuts: Vec::new(),
         pending_words: Vec::new(),
+        pending_lost: Vec::new(),
     };
     let src = Rc::new(Source {
         text: norm.text.clone(),
@@ -112,8 +116,15 @@ pub fn lower_script(
 impl Lowerer<'_> {
     pub(in crate::model) fn record_problems(&mut self, src: &Source, origin: &Origin) {
         let root = src.tree.root;
+        let heredoc_seps = readback::heredoc_separators(src);
         for p in src.tree.problems.clone() {
             let (s, e) = p.span();
+            // A separator after a heredoc operator, read back as the separator it is.
+            if matches!(p, ParseProblem::Error { .. })
+                && heredoc_seps.iter().any(|&(a, b)| a <= s && e <= b)
+            {
+                continue;
+            }
             // The grammar has no `<>` operator; the lowering repairs it as a read-write
             // redirect, so its ERROR is not a problem.
             let around = |a: usize, b: usize| src.text.get(a..b) == Some("<>");

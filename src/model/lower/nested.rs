@@ -215,7 +215,11 @@ impl Lowerer<'_> {
         }
         // The shell that runs this code joins `\`+newline continuations first, as the
         // normaliser did for the top-level text; offsets then no longer match the word.
-        let joined = crate::scan::join_continuations(&text);
+        let mut joined = crate::scan::join_continuations(&text);
+        // An unterminated heredoc in the code ends at its end, as in the top-level text.
+        if let Some(c) = crate::scan::heredoc_closing(joined.as_deref().unwrap_or(&text)) {
+            joined = Some(format!("{}{c}", joined.as_deref().unwrap_or(&text)));
+        }
         let fixed = if joined.is_some() {
             Some(fixed.unwrap_or(code.span))
         } else {

@@ -29,15 +29,77 @@ pub(super) fn misread_newline(src: &Source, id: NodeId) -> Option<usize> {
             let body = src.tree.child_by_field(id, "body");
             body.and_then(|b| misread_newline(src, b))
                 .or_else(|| gaps_newline(src, &node.children))
+                .or_else(|| redirect_gaps_newline(src, &node.children))
         }
         k::COMMAND => {
             if has_heredoc(src, id) {
                 return None;
             }
             gaps_newline(src, &node.children)
+                .or_else(|| redirect_gaps_newline(src, &node.children))
+                .or_else(|| {
+                    node.children.iter().find_map(|&c| {
+                        let n = src.tree.node(c);
+                        match n.kind {
+                            k::WORD => newline_in_word(src, c),
+                            k::COMMAND_NAME | k::CONCATENATION => n
+                                .children
+                                .iter()
+                                .filter(|&&w| src.tree.node(w).kind == k::WORD)
+                                .find_map(|&w| newline_in_word(src, w)),
+                            _ => None,
+                        }
+                    })
+                })
         }
         _ => None,
     }
+}
+
+/// A newline between the destinations the grammar gave one file redirect (the next line's
+/// words after `> file`).
+fn redirect_gaps_newline(src: &Source, children: &[NodeId]) -> Option<usize> {
+    children
+        .iter()
+        .filter(|&&c| src.tree.node(c).kind == k::FILE_REDIRECT)
+        .find_map(|&c| gaps_newline(src, &src.tree.node(c).children))
+}
+
+/// An unescaped newline inside a bare `word` node (`grep x` + newline + `\rm` became the one
+/// word `x\nrm`): a bare word never holds one in bash.
+fn newline_in_word(src: &Source, id: NodeId) -> Option<usize> {
+    let n = src.tree.node(id);
+    let b = src.text.as_bytes();
+    let mut i = n.start;
+    while i < n.end.min(b.len()) {
+        match b[i] {
+            b'\\' => i += 2,
+            b'\n' => return Some(i),
+            _ => i += 1,
+        }
+    }
+    None
+}
+
+/// Text between two parts of one word that the grammar joined although they do not touch
+/// (`` `date +"%a"` `hostname` `` became one concatenation): the tree is wrong there.
+pub(super) fn word_gap(src: &Source, id: NodeId) -> Option<(usize, usize)> {
+    let n = src.tree.node(id);
+    if n.kind != k::CONCATENATION {
+        return None;
+    }
+    let gap = n.children.windows(2).find_map(|w| {
+        let (a, c) = (src.tree.node(w[0]), src.tree.node(w[1]));
+        (a.end < c.start).then_some((a.end, c.start))
+    });
+    // An anonymous token holding a blank or a backquote (the "` `" between two backquoted
+    // substitutions) is not part of any word in bash.
+    gap.or_else(|| {
+        n.children.iter().map(|&c| src.tree.node(c)).find_map(|c| {
+            let t = src.text.get(c.start..c.end).unwrap_or("");
+            (!c.named && t.contains([' ', '\t', '`'])).then_some((c.start, c.end))
+        })
+    })
 }
 
 fn has_heredoc(src: &Source, id: NodeId) -> bool {
@@ -156,33 +218,206 @@ impl Lowerer<'_> {
         origin: &Origin,
         stdin: Option<String>,
     ) -> Block {
-        let mut out = Block::empty_output();
-        for (a, b) in [(start, cut), (cut, end)] {
-            let text = src.text.get(a..b).unwrap_or("").to_string();
-            let tree = match syntax::parse(&text) {
-                Ok(t) => t,
-                Err(e) => {
-                    self.script.issues.push(Issue {
-                        kind: IssueKind::Internal,
-                        span: src.span(a, b, self.norm),
-                        message: format!("a statement split at a newline could not be parsed: {e}"),
-                        origin: origin.clone(),
-                        text,
-                    });
-                    out.output = None;
-                    continue;
-                }
-            };
-            let map = match src.map {
-                SrcMap::Offset(o) => SrcMap::Offset(o + a),
-                SrcMap::Fixed(s) => SrcMap::Fixed(s),
-            };
-            let sub = Source { text, tree, map };
-            self.record_problems(&sub, origin);
-            let children = sub.tree.node(sub.tree.root).children.clone();
-            let blk = self.lower_statements(&sub, &children, env, origin, stdin.clone());
-            out.then(blk);
-        }
+        let mut out = self.lower_text(src, (start, cut), env, origin, stdin.clone());
+        let blk = self.lower_text(src, (cut, end), env, origin, stdin);
+        out.then(blk);
         out
     }
+
+    /// Parse `src.text[a..b]` again on its own and lower it as statements.
+    pub(super) fn lower_text(
+        &mut self,
+        src: &Source,
+        (a, b): (usize, usize),
+        env: &mut Env,
+        origin: &Origin,
+        stdin: Option<String>,
+    ) -> Block {
+        let text = src.text.get(a..b).unwrap_or("").to_string();
+        let tree = match syntax::parse(&text) {
+            Ok(t) => t,
+            Err(e) => {
+                self.script.issues.push(Issue {
+                    kind: IssueKind::Internal,
+                    span: src.span(a, b, self.norm),
+                    message: format!("a statement split at a separator could not be parsed: {e}"),
+                    origin: origin.clone(),
+                    text,
+                });
+                return Block::default();
+            }
+        };
+        let map = match src.map {
+            SrcMap::Offset(o) => SrcMap::Offset(o + a),
+            SrcMap::Fixed(s) => SrcMap::Fixed(s),
+        };
+        let sub = Source { text, tree, map };
+        self.record_problems(&sub, origin);
+        let children = sub.tree.node(sub.tree.root).children.clone();
+        self.lower_statements(&sub, &children, env, origin, stdin)
+    }
+}
+
+/// A word bash reads in text the tree has no node for: an escaped blank (`\ `, which
+/// tree-sitter-bash drops at the start of a word) or a plain word the grammar lost
+/// (`python3 - <<'PY'` loses the `-`). `glued` words are the start of the next node's word.
+#[derive(Debug, Clone)]
+pub(super) struct Lost {
+    pub start: usize,
+    pub end: usize,
+    pub text: String,
+    pub glued: bool,
+}
+
+/// The words in the gaps between `children` (and, for `tail`, escaped blanks right after the
+/// last child). `Err(span)` when a gap holds text this reading cannot decode.
+pub(super) fn lost_words(
+    src: &Source,
+    children: &[NodeId],
+    tail: bool,
+) -> Result<Vec<Lost>, (usize, usize)> {
+    let b = src.text.as_bytes();
+    let mut out = Vec::new();
+    let mut gaps: Vec<(usize, usize, Option<usize>)> = children
+        .windows(2)
+        .map(|w| {
+            let (a, c) = (src.tree.node(w[0]), src.tree.node(w[1]));
+            (a.end, c.start, Some(c.start))
+        })
+        .collect();
+    if tail && let Some(&last) = children.last() {
+        let e = src.tree.node(last).end;
+        let mut j = e;
+        while j < b.len() && matches!(b[j], b' ' | b'\t') {
+            j += 1;
+        }
+        if b.get(j) == Some(&b'\\') && matches!(b.get(j + 1), Some(b' ' | b'\t')) {
+            let mut k = j;
+            while k + 1 < b.len() && b[k] == b'\\' && matches!(b[k + 1], b' ' | b'\t') {
+                k += 2;
+                while k < b.len() && matches!(b[k], b' ' | b'\t') {
+                    k += 1;
+                }
+            }
+            gaps.push((e, k, None));
+        }
+    }
+    for (s, e, next) in gaps {
+        let mut i = s;
+        let e = e.min(b.len());
+        while i < e {
+            match b[i] {
+                b' ' | b'\t' => i += 1,
+                b'\\' if b.get(i + 1) == Some(&b'\n') => i += 2,
+                b'#' if i == s || matches!(b[i - 1], b' ' | b'\t' | b'\n') => {
+                    while i < e && b[i] != b'\n' {
+                        i += 1;
+                    }
+                }
+                b'\n' | b'\r' => i += 1,
+                _ => {
+                    let start = i;
+                    let mut text = String::new();
+                    while i < e && !matches!(b[i], b' ' | b'\t' | b'\n') {
+                        match b[i] {
+                            b'\\' if i + 1 < e => {
+                                text.push(b[i + 1] as char);
+                                i += 2;
+                            }
+                            b'\'' | b'"' | b'$' | b'`' | b';' | b'&' | b'|' | b'<' | b'>'
+                            | b'(' | b')' | b'\\' => return Err((start, e)),
+                            c if c.is_ascii() => {
+                                text.push(c as char);
+                                i += 1;
+                            }
+                            _ => return Err((start, e)),
+                        }
+                    }
+                    let glued = next == Some(i);
+                    if !glued && i == s && s > 0 {
+                        // Touching the previous node: not a word of its own.
+                        return Err((start, i));
+                    }
+                    out.push(Lost {
+                        start,
+                        end: i,
+                        text,
+                        glued,
+                    });
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The line of a heredoc operator: words on it that belong to the command
+/// (`cat <<EOF notes.md`), and, after a `;`, `&` or `&&`/`||` the grammar turned into an
+/// ERROR, the rest of the line, which bash runs as the next command.
+pub(super) fn heredoc_line(
+    src: &Source,
+    redirect: NodeId,
+) -> (Vec<Vec<NodeId>>, Option<(usize, usize)>) {
+    let node = src.tree.node(redirect);
+    let mut words: Vec<Vec<NodeId>> = Vec::new();
+    let Some(start) = node
+        .children
+        .iter()
+        .map(|&c| src.tree.node(c))
+        .find(|n| n.kind == k::HEREDOC_START)
+    else {
+        return (words, None);
+    };
+    let line_end = src
+        .text
+        .get(start.end..)
+        .and_then(|r| r.find('\n'))
+        .map(|i| start.end + i)
+        .unwrap_or(src.text.len());
+    let mut end: Option<usize> = None;
+    for &c in &node.children {
+        let n = src.tree.node(c);
+        if n.start < start.end || n.start >= line_end {
+            continue;
+        }
+        if n.is_error {
+            let t = src.text.get(n.start..n.end).unwrap_or("").trim();
+            if matches!(t, ";" | "&" | "&&" | "||") {
+                return (words, Some((n.end, line_end)));
+            }
+            break;
+        }
+        if n.field == Some("argument") {
+            match (end, words.last_mut()) {
+                (Some(e), Some(g)) if e == n.start => g.push(c),
+                _ => words.push(vec![c]),
+            }
+            end = Some(n.end);
+        }
+    }
+    (words, None)
+}
+
+/// Spans of the ERROR nodes that are a separator on a heredoc's line (`cat <<'EOF' ; cmd`):
+/// `heredoc_line` reads them as the separator bash sees, so they are not parse problems.
+pub(super) fn heredoc_separators(src: &Source) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    for (i, n) in src.tree.nodes.iter().enumerate() {
+        if n.kind != k::HEREDOC_REDIRECT {
+            continue;
+        }
+        let Ok(id) = NodeId::try_from(i) else {
+            break;
+        };
+        if let (_, Some((after, _))) = heredoc_line(src, id)
+            && let Some(e) = n
+                .children
+                .iter()
+                .map(|&c| src.tree.node(c))
+                .find(|c| c.is_error && c.end == after)
+        {
+            out.push((e.start, e.end));
+        }
+    }
+    out
 }

@@ -41,10 +41,41 @@ impl Lowerer<'_> {
         let mut pipe_cont: Option<NodeId> = None;
         let mut right: Option<NodeId> = None;
         let mut pre = Block::empty_output();
+        let src_id = src.text.as_ptr() as usize;
+        let target = body.and_then(|b| readback::last_simple_command(src, b));
+        // Text between the body and its redirects that the grammar dropped (`python3 - <<EOF`).
+        let named: Vec<NodeId> = node
+            .children
+            .iter()
+            .copied()
+            .filter(|&c| src.tree.node(c).named)
+            .collect();
+        match (readback::lost_words(src, &named, true), target) {
+            (Ok(lost), Some(cmd)) if !lost.is_empty() => {
+                self.pending_lost.push((src_id, cmd, lost))
+            }
+            (Ok(lost), None) if !lost.is_empty() => {
+                self.unread_text(src, node.start, node.end, origin)
+            }
+            (Err((s, e)), _) => self.unread_text(src, s, e, origin),
+            _ => {}
+        }
+        // The rest of a heredoc's line after a `;` the grammar could not place runs next.
+        let mut after_line = Vec::new();
         for &c in &node.children {
             let cn = src.tree.node(c);
             if cn.field == Some("body") || !cn.named {
                 continue;
+            }
+            if cn.kind == k::HEREDOC_REDIRECT {
+                let (words, rest) = readback::heredoc_line(src, c);
+                if !words.is_empty() {
+                    match target {
+                        Some(cmd) => self.pending_words.push((src_id, cmd, words)),
+                        None => self.unread_text(src, cn.start, cn.end, origin),
+                    }
+                }
+                after_line.extend(rest);
             }
             if cn.kind == k::HEREDOC_REDIRECT {
                 for &hc in &cn.children {
@@ -71,11 +102,8 @@ impl Lowerer<'_> {
                     .copied();
                 let words = readback::redirect_words(src, c, next);
                 if !words.is_empty() {
-                    match body.and_then(|b| readback::last_simple_command(src, b)) {
-                        Some(cmd) => {
-                            self.pending_words
-                                .push((src.text.as_ptr() as usize, cmd, words));
-                        }
+                    match target {
+                        Some(cmd) => self.pending_words.push((src_id, cmd, words)),
                         None => self.script.issues.push(Issue {
                             kind: IssueKind::ParseError,
                             span: src.span(cn.start, cn.end, self.norm),
@@ -137,7 +165,24 @@ impl Lowerer<'_> {
             let blk = self.lower_stmt(src, r, env, origin, None, &[]);
             out.then(blk);
         }
+        for range in after_line {
+            let blk = self.lower_text(src, range, env, origin, None);
+            out.then(blk);
+        }
         out
+    }
+
+    /// Record text the grammar left out of the tree that this reading could not place: the
+    /// fallback scans it and the decision is at least ask.
+    pub(super) fn unread_text(&mut self, src: &Source, s: usize, e: usize, origin: &Origin) {
+        let text = src.text.get(s..e).unwrap_or("").to_string();
+        self.script.issues.push(Issue {
+            kind: IssueKind::ParseError,
+            span: src.span(s, e, self.norm),
+            message: format!("text the parser did not read: `{}`", super::shorten(&text)),
+            origin: origin.clone(),
+            text,
+        });
     }
 
     /// Decode one redirect node (a heredoc may carry more redirects inside it).

@@ -253,6 +253,15 @@ impl Lowerer<'_> {
                     origin,
                 )
             }
+            k::TEST_COMMAND if glob_not_test(src.text.get(node.start..node.end)) => {
+                // `[!a]`: `[` not followed by a blank is no test in bash but a (glob) word,
+                // run as a program.
+                let span = src.span(node.start, node.end, self.norm);
+                let text = src.text.get(node.start..node.end).unwrap_or("");
+                let mut w = Word::literal(text, span);
+                w.nspan = src.nspan(node.start, node.end);
+                self.push_plain(vec![w], Vec::new(), redirs.to_vec(), span, env, origin)
+            }
             k::TEST_COMMAND => {
                 let mut subs = Vec::new();
                 self.lower_subs(src, id, env, origin, &mut subs);
@@ -610,4 +619,11 @@ pub(super) fn apply_assignment(env: &mut Env, a: &Assignment, export: bool) {
     if export {
         env.export(&a.name);
     }
+}
+
+/// A `test_command` node whose text is one word starting with `[` and no blank after it.
+fn glob_not_test(text: Option<&str>) -> bool {
+    text.is_some_and(|t| {
+        t.starts_with('[') && !t.starts_with("[[") && !t.contains([' ', '\t', '\n'])
+    })
 }
