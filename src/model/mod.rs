@@ -7,6 +7,7 @@ mod hooks;
 mod inline;
 pub mod interp;
 mod lower;
+pub mod opts;
 pub mod paths;
 mod payload;
 mod source;
@@ -387,6 +388,9 @@ pub struct Command {
     pub stdin_text: Option<String>,
     /// Inline interpreter code this command runs, with what it can do.
     pub inline: Option<InlineCode>,
+    /// The arguments read once with the program's option grammar ([`opts`]).
+    #[serde(skip)]
+    pub opts: opts::Opts,
 }
 
 /// Inline interpreter code (`python3 -c CODE`, a heredoc into `node`) and its capabilities.

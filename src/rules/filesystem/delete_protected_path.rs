@@ -63,12 +63,9 @@ impl Rule for DeleteProtectedPath {
             if recursive {
                 return;
             }
-            args.operands
+            args
         } else {
-            cmd.args()
-                .iter()
-                .filter(|w| !w.lit().is_some_and(|t| t.starts_with('-')))
-                .collect()
+            cmd.opts.operand_words(cmd.args())
         };
         let home = cx.ctx.home.as_deref();
         let prog = cmd.name.as_deref().unwrap_or("rm");

@@ -46,15 +46,11 @@ impl Rule for RecursiveDelete {
 
     fn check_command(&self, cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
         let (args, recursive) = super::rm_args(cmd);
-        if !recursive || args.operands.is_empty() {
+        if !recursive || args.is_empty() {
             return;
         }
         let home = cx.ctx.home.as_deref();
-        let classes: Vec<Extent> = args
-            .operands
-            .iter()
-            .map(|w| classify(cmd, w, home))
-            .collect();
+        let classes: Vec<Extent> = args.iter().map(|w| classify(cmd, w, home)).collect();
         let rest: Vec<&Extent> = classes
             .iter()
             .filter(|c| !matches!(c, Extent::Root | Extent::SystemDir(_) | Extent::Home(_)))
@@ -68,7 +64,8 @@ impl Rule for RecursiveDelete {
             .map(|c| describe(c))
             .collect::<Vec<_>>()
             .join(", ");
-        let long = args.long("recursive") && !(args.short('r') || args.short('R'));
+        let o = &cmd.opts;
+        let long = o.long("recursive") && !(o.short('r') || o.short('R'));
         let mut f = Finding::on(
             &Self::META,
             cmd,

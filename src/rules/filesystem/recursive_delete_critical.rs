@@ -3,7 +3,7 @@
 use crate::declare_rule;
 use crate::model::paths::Extent;
 use crate::model::{Command, Word};
-use crate::rules::util::{FlagSpec, classify, describe, parse, route};
+use crate::rules::util::{classify, describe, route};
 use crate::rules::{Cx, Finding, Rule, RuleMeta};
 
 declare_rule! {
@@ -77,12 +77,6 @@ impl RecursiveDeleteCritical {
     }
 }
 
-const FIND_SPEC: FlagSpec = FlagSpec {
-    short_values: "D",
-    longs: &[],
-    long_values: &[],
-};
-
 impl Rule for RecursiveDeleteCritical {
     fn meta(&self) -> &'static RuleMeta {
         &Self::META
@@ -94,7 +88,7 @@ impl Rule for RecursiveDeleteCritical {
             if !recursive {
                 return;
             }
-            for t in &args.operands {
+            for t in &args {
                 Self::judge(cx, cmd, t, "recursive rm", out);
             }
         } else if cmd.is("find") {
@@ -127,7 +121,6 @@ impl Rule for RecursiveDeleteCritical {
             if filtered {
                 return;
             }
-            let _ = parse(cmd, &FIND_SPEC);
             for w in &words[..first_expr] {
                 if w.lit()
                     .is_some_and(|t| matches!(t.as_str(), "-P" | "-L" | "-H"))

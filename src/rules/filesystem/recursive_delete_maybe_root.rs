@@ -45,7 +45,7 @@ impl Rule for RecursiveDeleteMaybeRoot {
         if !recursive {
             return;
         }
-        for t in &args.operands {
+        for t in &args {
             if let Extent::MaybeRoot(p) = classify(cmd, t, cx.ctx.home.as_deref()) {
                 out.push(
                     Finding::on(
