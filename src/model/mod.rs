@@ -271,16 +271,9 @@ pub struct WrapperUse {
     /// The wrapper's own options and operands, as decoded text.
     pub args: Vec<String>,
     pub span: Span,
-}
-
-impl WrapperUse {
-    /// True when the wrapper was given short option `c` (in any cluster) or the long `long`.
-    pub fn has_flag(&self, c: char, long: &str) -> bool {
-        self.args.iter().any(|a| {
-            (a.starts_with('-') && !a.starts_with("--") && a[1..].contains(c))
-                || (!long.is_empty() && (a == long || a.starts_with(&format!("{long}="))))
-        })
-    }
+    /// The wrapper's own options, read with its grammar ([`opts`]).
+    #[serde(skip)]
+    pub opts: opts::Opts,
 }
 
 /// Where a command came from: each step is one layer of nesting, outermost first.

@@ -1024,6 +1024,74 @@ pub static PARALLEL: Grammar = Grammar {
     ..Grammar::GNU
 };
 
+/// `su`, `runuser` (util-linux: options anywhere, `-c CODE`).
+pub static SU: Grammar = Grammar {
+    short_values: "cgGsuw",
+    longs: &[
+        value("command"),
+        value("session-command"),
+        value("group"),
+        value("supp-group"),
+        value("shell"),
+        value("user"),
+        value("whitelist-environment"),
+        flag("login"),
+        flag("preserve-environment"),
+        flag("pty"),
+        flag("no-pty"),
+        flag("fast"),
+        flag("help"),
+        flag("version"),
+    ],
+    ..Grammar::GNU
+};
+
+/// `script` (util-linux).
+pub static SCRIPT: Grammar = Grammar {
+    short_values: "cEIOTBo",
+    short_optional: "t",
+    longs: &[
+        value("command"),
+        value("echo"),
+        value("log-in"),
+        value("log-out"),
+        value("log-io"),
+        value("log-timing"),
+        value("logging-format"),
+        value("output-limit"),
+        optional("timing"),
+        flag("append"),
+        flag("flush"),
+        flag("force"),
+        flag("quiet"),
+        flag("return"),
+        flag("help"),
+        flag("version"),
+    ],
+    ..Grammar::GNU
+};
+
+/// `sg [-] GROUP [-c] CMD`: the `-c` comes after the group.
+pub static SG: Grammar = Grammar {
+    short_values: "c",
+    abbreviate: false,
+    ..Grammar::GNU
+};
+
+/// `nix-shell` (only `--run`/`--command` matter here; names are exact).
+pub static NIX_SHELL: Grammar = Grammar {
+    longs: &[
+        value("run"),
+        value("command"),
+        value("arg"),
+        value("argstr"),
+        value("attr"),
+    ],
+    short_values: "AI",
+    abbreviate: false,
+    ..Grammar::GNU
+};
+
 /// Wrappers with simple grammars that run the rest of their argv (`strace`, `nsenter`, ...).
 const fn wrapper(short_values: &'static str, longs: &'static [Long]) -> Grammar {
     Grammar {
@@ -1147,6 +1215,11 @@ pub static PROGRAMS: &[(&[&str], &Grammar)] = &[
     (&["exec"], &EXEC),
     (&["chroot"], &CHROOT),
     (&["flock"], &FLOCK),
+    (&["su", "runuser"], &SU),
+    (&["script"], &SCRIPT),
+    (&["sg"], &SG),
+    (&["nix-shell"], &NIX_SHELL),
+    (&["busybox", "toybox"], &POSIX),
     (&["watch"], &WATCH),
     (&["xargs"], &XARGS),
     (&["parallel"], &PARALLEL),

@@ -33,21 +33,6 @@ declare_rule! {
     fail: ["echo pw | sudo -S apt update", "sudo --stdin true", "echo pw | sudo -kS -u root id", "sudo -S -v"],
 }
 
-fn uses_stdin(args: &[String]) -> bool {
-    for a in args {
-        if a == "--" {
-            return false;
-        }
-        if a == "--stdin" {
-            return true;
-        }
-        if a.starts_with('-') && !a.starts_with("--") && a[1..].contains('S') {
-            return true;
-        }
-    }
-    false
-}
-
 impl Rule for SudoStdinPassword {
     fn meta(&self) -> &'static RuleMeta {
         &Self::META
@@ -58,11 +43,12 @@ impl Rule for SudoStdinPassword {
             return;
         }
         for cmd in &cx.script.commands {
-            let as_program = cmd.is("sudo") && uses_stdin(&cmd.arg_texts());
+            // sudo's grammar resolves abbreviations (`--std`) and bundles (`-kS`).
+            let as_program = cmd.is("sudo") && cmd.opts.flag('S', "stdin");
             let as_wrapper = cmd
                 .wrappers
                 .iter()
-                .any(|w| w.name == "sudo" && uses_stdin(&w.args));
+                .any(|w| w.name == "sudo" && w.opts.flag('S', "stdin"));
             if as_program || as_wrapper {
                 push(self, cmd, out);
             }
