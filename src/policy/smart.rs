@@ -60,11 +60,11 @@ pub fn low_risk(a: &Analysis, f: &Finding, home: Option<&str>) -> Option<String>
         return None;
     }
     let (args, recursive) = crate::rules::filesystem::rm_args(cmd);
-    if !recursive || args.operands.is_empty() {
+    if !recursive || args.is_empty() {
         return None;
     }
     let mut why = Vec::new();
-    for w in &args.operands {
+    for w in &args {
         why.push(operand_low_risk(a, cmd, w, home)?);
     }
     why.dedup();
