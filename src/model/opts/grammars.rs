@@ -2,7 +2,7 @@
 //! program's manual. Adding a program is one entry in [`PROGRAMS`]; adding an option is one
 //! line in its grammar. See `docs/ARCHITECTURE.md` ("Options: one grammar").
 
-use super::{Grammar, Long, Sub, flag, optional, value};
+use super::{Grammar, Long, Signals, Sub, flag, optional, value};
 
 /// A program with no entry: GNU-style, no option known to take a value.
 pub static GENERIC: Grammar = Grammar::GNU;
@@ -387,6 +387,91 @@ pub static SYSTEMCTL: Grammar = Grammar {
         flag("help"),
         flag("version"),
     ],
+    ..Grammar::GNU
+};
+
+/// `kill` (util-linux/procps and the bash builtin): `-s SIG`, `-n NUM`, `-SIG`, `-l`.
+pub static KILL: Grammar = Grammar {
+    short_values: "snq",
+    longs: &[
+        value("signal"),
+        value("queue"),
+        optional("list"),
+        flag("table"),
+        flag("pid"),
+        flag("all"),
+        flag("verbose"),
+        value("timeout"),
+        flag("help"),
+        flag("version"),
+    ],
+    signals: Signals::FirstWord,
+    ..Grammar::GNU
+};
+
+/// `pkill`, `pgrep` (procps).
+pub static PKILL: Grammar = Grammar {
+    short_values: "gGPstuUFdA",
+    longs: &[
+        value("signal"),
+        value("group"),
+        value("pgroup"),
+        value("parent"),
+        value("session"),
+        value("terminal"),
+        value("euid"),
+        value("uid"),
+        value("pidfile"),
+        value("ns"),
+        value("nslist"),
+        value("older"),
+        value("delimiter"),
+        value("runstates"),
+        value("cgroup"),
+        flag("full"),
+        flag("newest"),
+        flag("oldest"),
+        flag("exact"),
+        flag("inverse"),
+        flag("count"),
+        flag("echo"),
+        flag("list-name"),
+        flag("list-full"),
+        flag("lightweight"),
+        flag("ignore-case"),
+        flag("logpidfile"),
+        flag("require-handler"),
+        flag("ignore-ancestors"),
+        flag("help"),
+        flag("version"),
+    ],
+    signals: Signals::Spelled,
+    ..Grammar::GNU
+};
+
+/// `killall` (psmisc).
+pub static KILLALL: Grammar = Grammar {
+    short_values: "suoynZ",
+    longs: &[
+        value("signal"),
+        value("user"),
+        value("older-than"),
+        value("younger-than"),
+        value("ns"),
+        value("context"),
+        flag("regexp"),
+        flag("exact"),
+        flag("ignore-case"),
+        flag("interactive"),
+        flag("process-group"),
+        flag("quiet"),
+        flag("verbose"),
+        flag("wait"),
+        flag("list"),
+        flag("help"),
+        flag("version"),
+    ],
+    signals: Signals::Spelled,
     ..Grammar::GNU
 };
 
@@ -1187,6 +1272,9 @@ pub static PROGRAMS: &[(&[&str], &Grammar)] = &[
     (&["ssh-keygen"], &SSH_KEYGEN),
     (&["systemctl"], &SYSTEMCTL),
     (&["crontab"], &CRONTAB),
+    (&["kill"], &KILL),
+    (&["pkill", "pgrep"], &PKILL),
+    (&["killall"], &KILLALL),
     (&["git"], &GIT),
     (&["docker"], &DOCKER),
     (&["podman", "podman-remote"], &PODMAN),

@@ -69,6 +69,18 @@ pub struct Sub {
     pub grammar: &'static Grammar,
 }
 
+/// Signals written as options (`kill -9`, `pkill -KILL`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Signals {
+    /// No such spelling.
+    None,
+    /// `kill`: the first option word that is not one of its own options is the signal
+    /// (`-9`, `-KILL`, `-Kill`); later `-N` words are negative pids (process groups).
+    FirstWord,
+    /// `pkill`, `killall`: `-N` or an all-capitals `-NAME` anywhere is the signal.
+    Spelled,
+}
+
 /// How one program (or one subcommand) reads its arguments.
 #[derive(Debug, Clone, Copy)]
 pub struct Grammar {
@@ -91,6 +103,8 @@ pub struct Grammar {
     pub subcommands: &'static [Sub],
     /// The grammar for a subcommand not listed.
     pub other_sub: Option<&'static Grammar>,
+    /// Whether `-SIGNAL` words are signals (recorded as the option `signal`).
+    pub signals: Signals,
 }
 
 impl Grammar {
@@ -104,6 +118,7 @@ impl Grammar {
         stop_at_operand: false,
         subcommands: &[],
         other_sub: None,
+        signals: Signals::None,
     };
 
     fn long(&self, name: &str) -> Option<&Long> {
@@ -215,6 +230,17 @@ impl Opts {
     /// The first value given to any of `names`.
     pub fn value_of(&self, args: &[Word], names: &[&str]) -> Option<Word> {
         self.named(names).find_map(|o| value_word(args, o))
+    }
+
+    /// The signal given (`-9`, `-KILL`, or one of the options `names`, e.g. `-s KILL`,
+    /// `--signal=KILL`), as written; the last one wins.
+    pub fn signal(&self, args: &[Word], names: &[&str]) -> Option<String> {
+        self.own()
+            .iter()
+            .rev()
+            .filter(|o| names.contains(&o.name.as_str()))
+            .find_map(|o| value_word(args, o))
+            .map(|w| w.text_with("…"))
     }
 
     /// The subcommand (first level), when there is one.
@@ -331,6 +357,21 @@ pub fn parse(g: &'static Grammar, args: &[Word]) -> Opts {
             continue;
         }
         let mut read = Vec::new();
+        if let Some(sig) = signal_word(g, &text, &out) {
+            match sig {
+                Some(body) => out.globals.push(Opt {
+                    name: "signal".into(),
+                    long: true,
+                    word: here,
+                    value: Some(Value {
+                        word: here,
+                        attached: Some(body),
+                    }),
+                }),
+                None => out.operands.push(here),
+            }
+            continue;
+        }
         let long_body = text
             .strip_prefix("--")
             .or_else(|| text.strip_prefix('-').filter(|_| g.single_dash_long));
@@ -416,6 +457,39 @@ pub fn parse(g: &'static Grammar, args: &[Word]) -> Opts {
         }
     }
     out
+}
+
+/// A `-SIGNAL` word under the grammar's [`Signals`]: `Some(Some(signal))` for a signal,
+/// `Some(None)` for a negative pid (`kill -9 -1`), `None` for an ordinary option.
+fn signal_word(g: &Grammar, text: &str, so_far: &Opts) -> Option<Option<String>> {
+    let body = text
+        .strip_prefix('-')
+        .filter(|b| !b.starts_with('-') && !b.is_empty())?;
+    let numeric = body.chars().all(|c| c.is_ascii_digit());
+    match g.signals {
+        Signals::None => None,
+        Signals::Spelled => {
+            let capitals = body.len() > 1
+                && body
+                    .chars()
+                    .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit());
+            (numeric || body.starts_with(|c: char| c.is_ascii_digit()) || capitals)
+                .then(|| Some(body.to_string()))
+        }
+        Signals::FirstWord => {
+            let signalled = so_far
+                .globals
+                .iter()
+                .any(|o| matches!(o.name.as_str(), "signal" | "s" | "n"));
+            if signalled {
+                return numeric.then_some(None);
+            }
+            let own = body.chars().count() == 1 && body.chars().all(|c| g.short_values.contains(c))
+                || body.starts_with('l')
+                || body.starts_with('L');
+            (!own).then(|| Some(body.to_string()))
+        }
+    }
 }
 
 /// Read the arguments of program `name` with its grammar from the table.

@@ -4,7 +4,7 @@ use crate::declare_rule;
 use crate::model::paths::{self, Extent, PathClass};
 use crate::model::{Command, Word, WordValue};
 use crate::rules::util::{classify, describe, path_info, route};
-use crate::rules::{Cx, Finding, Rule, RuleMeta};
+use crate::rules::{Cx, Finding, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -53,10 +53,6 @@ fn known_dir(cmd: &Command, w: &Word) -> Option<String> {
 }
 
 impl Rule for DeleteProtectedPath {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_command(&self, cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
         let operands = if cmd.is("rm") {
             let (args, recursive) = super::rm_args(cmd);

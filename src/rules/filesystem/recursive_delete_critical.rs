@@ -4,7 +4,7 @@ use crate::declare_rule;
 use crate::model::paths::Extent;
 use crate::model::{Command, Word};
 use crate::rules::util::{classify, describe, route};
-use crate::rules::{Cx, Finding, Rule, RuleMeta};
+use crate::rules::{Cx, Finding, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -78,10 +78,6 @@ impl RecursiveDeleteCritical {
 }
 
 impl Rule for RecursiveDeleteCritical {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_command(&self, cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
         if cmd.is("rm") {
             let (args, recursive) = super::rm_args(cmd);

@@ -5,7 +5,7 @@ use super::{has_opt, verb_words};
 use crate::declare_rule;
 use crate::model::Command;
 use crate::rules::util::route;
-use crate::rules::{Cx, Finding, Rule, RuleMeta};
+use crate::rules::{Cx, Finding, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -158,10 +158,6 @@ fn destroys(cmd: &Command) -> Option<String> {
 }
 
 impl Rule for CloudResourceDestroy {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_command(&self, _cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
         if super::dry_run(cmd) {
             return;

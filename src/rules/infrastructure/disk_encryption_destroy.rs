@@ -4,7 +4,7 @@ use super::verb_words;
 use crate::declare_rule;
 use crate::model::Command;
 use crate::rules::util::route;
-use crate::rules::{Cx, Finding, Rule, RuleMeta};
+use crate::rules::{Cx, Finding, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -82,10 +82,6 @@ fn destroys(cmd: &Command) -> Option<String> {
 }
 
 impl Rule for DiskEncryptionDestroy {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_command(&self, _cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
         if let Some(m) = destroys(cmd) {
             out.push(Finding::on(&Self::META, cmd, format!("{m}{}", route(cmd))));

@@ -4,7 +4,7 @@ use super::verb_words;
 use crate::declare_rule;
 use crate::model::Command;
 use crate::rules::util::route;
-use crate::rules::{Cx, Finding, Rule, RuleMeta};
+use crate::rules::{Cx, Finding, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -114,10 +114,6 @@ fn changes(cmd: &Command) -> Option<String> {
 }
 
 impl Rule for FirewallChange {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_command(&self, _cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
         if super::dry_run(cmd) {
             return;

@@ -3,7 +3,7 @@
 use crate::declare_rule;
 use crate::model::paths;
 use crate::rules::util::route;
-use crate::rules::{Cx, Finding, Rule, RuleMeta};
+use crate::rules::{Cx, Finding, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -58,10 +58,6 @@ fn adds_exec(mode: &str) -> bool {
 }
 
 impl Rule for ChmodThenExecute {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_script(&self, cx: &Cx, out: &mut Vec<Finding>) {
         let cmds = &cx.script.commands;
         for (i, c) in cmds.iter().enumerate() {

@@ -4,7 +4,7 @@ use crate::declare_rule;
 use crate::model::Command;
 use crate::model::paths::Extent;
 use crate::rules::util::{classify, route};
-use crate::rules::{Cx, Finding, Rule, RuleMeta};
+use crate::rules::{Cx, Finding, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -43,10 +43,6 @@ fn is_root_owner(spec: &str) -> bool {
 }
 
 impl Rule for ChownRoot {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_command(&self, cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
         let a = &cmd.opts;
         let operands = a.operand_words(cmd.args());

@@ -4,7 +4,7 @@ use crate::declare_rule;
 use crate::model::Command;
 use crate::model::paths::Extent;
 use crate::rules::util::{classify, describe, route};
-use crate::rules::{Cx, Finding, Rule, RuleMeta};
+use crate::rules::{Cx, Finding, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -37,10 +37,6 @@ declare_rule! {
 }
 
 impl Rule for RecursivePermissionSystem {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_command(&self, cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
         let a = &cmd.opts;
         let operands = a.operand_words(cmd.args());

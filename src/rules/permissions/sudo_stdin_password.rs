@@ -2,7 +2,7 @@
 
 use crate::declare_rule;
 use crate::model::Command;
-use crate::rules::{Cx, Finding, Rule, RuleMeta};
+use crate::rules::{Cx, Finding, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -34,10 +34,6 @@ declare_rule! {
 }
 
 impl Rule for SudoStdinPassword {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_script(&self, cx: &Cx, out: &mut Vec<Finding>) {
         if cx.ctx.sudo_password_configured {
             return;

@@ -4,7 +4,7 @@ use crate::declare_rule;
 use crate::model::Command;
 use crate::model::paths::Extent;
 use crate::rules::util::{classify, route};
-use crate::rules::{Cx, Finding, Rule, RuleMeta};
+use crate::rules::{Cx, Finding, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -71,10 +71,6 @@ pub fn world_writable(mode: &str) -> bool {
 }
 
 impl Rule for WorldWritable {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_command(&self, cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
         let prog = cmd.name.as_deref().unwrap_or("chmod");
         if prog == "chmod" {

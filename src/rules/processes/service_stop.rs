@@ -3,7 +3,7 @@
 use crate::declare_rule;
 use crate::model::Command;
 use crate::rules::util::route;
-use crate::rules::{Cx, Finding, Rule, RuleMeta};
+use crate::rules::{Cx, Finding, Rule};
 
 const VERBS: &[&str] = &[
     "stop",
@@ -53,10 +53,6 @@ declare_rule! {
 }
 
 impl Rule for ServiceStop {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_command(&self, _cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
         let (verb, units) = if cmd.is("service") || cmd.is("rc-service") {
             if cmd

@@ -4,7 +4,7 @@ use crate::declare_rule;
 use crate::model::{CmdId, Command};
 use crate::rules::processes::signals::selector;
 use crate::rules::util::route;
-use crate::rules::{Cx, Finding, Rule, RuleMeta};
+use crate::rules::{Cx, Finding, Rule};
 
 use super::harness_in;
 
@@ -56,10 +56,6 @@ impl KillHarness {
 }
 
 impl Rule for KillHarness {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_command(&self, cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
         let prog = cmd.name.as_deref().unwrap_or("kill");
         if prog != "kill" {
@@ -72,7 +68,7 @@ impl Rule for KillHarness {
             }) {
                 return;
             }
-            let s = selector(prog, cmd.args());
+            let s = selector(cmd);
             let hit = s
                 .patterns
                 .iter()

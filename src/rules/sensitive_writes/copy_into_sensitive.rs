@@ -7,7 +7,7 @@ use crate::model::paths::PathClass;
 use crate::model::{Command, Word};
 use crate::rules::util::protected_word;
 use crate::rules::util::route;
-use crate::rules::{Cx, Finding, Rule, RuleMeta};
+use crate::rules::{Cx, Finding, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -143,10 +143,6 @@ fn destinations(cmd: &Command) -> Vec<Word> {
 }
 
 impl Rule for CopyIntoSensitive {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_command(&self, cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
         if cmd.is("crontab") {
             // `crontab FILE` / `crontab -` replaces the user's crontab; `crontab /dev/null`
