@@ -849,6 +849,214 @@ pub static COMPOSE: Grammar = Grammar {
     ..Grammar::GNU
 };
 
+// --- infrastructure CLIs (value options before and between their verbs) ----------------
+/// `terraform`, `tofu`, `terragrunt`: Go-style flags, `-name` or `--name`, `-name=value`.
+pub static TERRAFORM: Grammar = Grammar {
+    longs: &[
+        value("chdir"),
+        value("var"),
+        value("var-file"),
+        value("state"),
+        value("state-out"),
+        value("backup"),
+        value("target"),
+        value("replace"),
+        value("out"),
+        value("parallelism"),
+        value("lock-timeout"),
+        value("working-dir"),
+        flag("destroy"),
+        flag("auto-approve"),
+        flag("refresh-only"),
+        flag("input"),
+        flag("lock"),
+        flag("no-color"),
+        flag("json"),
+        flag("help"),
+        flag("version"),
+    ],
+    abbreviate: false,
+    single_dash_long: true,
+    ..Grammar::GNU
+};
+
+pub static IAC: Grammar = Grammar {
+    short_values: "sC",
+    longs: &[
+        value("stack"),
+        value("cwd"),
+        value("profile"),
+        value("region"),
+        value("stage"),
+    ],
+    abbreviate: false,
+    ..Grammar::GNU
+};
+pub static AWS: Grammar = Grammar {
+    short_values: "",
+    longs: &[
+        value("profile"),
+        value("region"),
+        value("output"),
+        value("endpoint-url"),
+        value("query"),
+        value("color"),
+        value("ca-bundle"),
+        value("cli-read-timeout"),
+        value("cli-connect-timeout"),
+        value("cli-binary-format"),
+    ],
+    abbreviate: false,
+    ..Grammar::GNU
+};
+pub static GCLOUD: Grammar = Grammar {
+    short_values: "",
+    longs: &[
+        value("project"),
+        value("account"),
+        value("configuration"),
+        value("format"),
+        value("verbosity"),
+        value("zone"),
+        value("region"),
+        value("impersonate-service-account"),
+    ],
+    abbreviate: false,
+    ..Grammar::GNU
+};
+pub static AZ: Grammar = Grammar {
+    short_values: "gn",
+    longs: &[
+        value("subscription"),
+        value("resource-group"),
+        value("name"),
+        value("output"),
+        value("query"),
+    ],
+    abbreviate: false,
+    ..Grammar::GNU
+};
+pub static DOCTL: Grammar = Grammar {
+    short_values: "ct",
+    longs: &[
+        value("context"),
+        value("access-token"),
+        value("output"),
+        value("format"),
+    ],
+    abbreviate: false,
+    ..Grammar::GNU
+};
+pub static EKSCTL: Grammar = Grammar {
+    short_values: "",
+    longs: &[],
+    abbreviate: false,
+    ..Grammar::GNU
+};
+pub static GSUTIL: Grammar = Grammar {
+    short_values: "ohu",
+    longs: &[],
+    abbreviate: false,
+    ..Grammar::GNU
+};
+pub static KUBECTL: Grammar = Grammar {
+    short_values: "nslof",
+    longs: &[
+        value("namespace"),
+        value("context"),
+        value("kubeconfig"),
+        value("server"),
+        value("cluster"),
+        value("user"),
+        value("token"),
+        value("as"),
+        value("as-group"),
+        value("request-timeout"),
+        value("cache-dir"),
+        value("certificate-authority"),
+        value("client-certificate"),
+        value("client-key"),
+        value("selector"),
+        value("output"),
+        value("filename"),
+    ],
+    abbreviate: false,
+    ..Grammar::GNU
+};
+pub static NFT: Grammar = Grammar {
+    short_values: "fIi",
+    longs: &[value("file"), value("includepath")],
+    abbreviate: false,
+    ..Grammar::GNU
+};
+pub static UFW: Grammar = Grammar {
+    short_values: "",
+    longs: &[],
+    abbreviate: false,
+    ..Grammar::GNU
+};
+pub static CRYPTSETUP: Grammar = Grammar {
+    short_values: "cdhkKSsbtT",
+    longs: &[
+        value("type"),
+        value("cipher"),
+        value("key-file"),
+        value("key-slot"),
+        value("key-size"),
+        value("hash"),
+        value("header"),
+        value("iter-time"),
+        value("pbkdf"),
+        value("label"),
+        value("subsystem"),
+        value("sector-size"),
+        value("offset"),
+        value("skip"),
+        value("keyfile-size"),
+        value("keyfile-offset"),
+        value("new-keyfile-size"),
+        value("uuid"),
+        value("luks2-metadata-size"),
+        value("luks2-keyslots-size"),
+        value("timeout"),
+        value("tries"),
+    ],
+    abbreviate: false,
+    ..Grammar::GNU
+};
+pub static BOOTCTL: Grammar = Grammar {
+    short_values: "",
+    longs: &[
+        value("esp-path"),
+        value("boot-path"),
+        value("root"),
+        value("image"),
+    ],
+    abbreviate: false,
+    ..Grammar::GNU
+};
+pub static KERNEL_INSTALL: Grammar = Grammar {
+    short_values: "",
+    longs: &[],
+    abbreviate: false,
+    ..Grammar::GNU
+};
+
+/// `hermes` (Hermes Agent's CLI): global options before its subcommand.
+pub static HERMES: Grammar = Grammar {
+    short_values: "pm",
+    longs: &[
+        value("profile"),
+        value("model"),
+        value("provider"),
+        flag("verbose"),
+        flag("version"),
+        flag("help"),
+    ],
+    abbreviate: false,
+    ..Grammar::GNU
+};
+
 // --- wrappers (options end at the command they run) ---------------------------------------
 
 pub static SUDO: Grammar = Grammar {
@@ -1279,6 +1487,32 @@ pub static PROGRAMS: &[(&[&str], &Grammar)] = &[
     (&["docker"], &DOCKER),
     (&["podman", "podman-remote"], &PODMAN),
     (&["docker-compose", "podman-compose"], &COMPOSE),
+    (&["terraform", "tofu", "terragrunt"], &TERRAFORM),
+    (
+        &[
+            "pulumi",
+            "cdk",
+            "cdktf",
+            "serverless",
+            "sls",
+            "sam",
+            "vagrant",
+        ],
+        &IAC,
+    ),
+    (&["aws"], &AWS),
+    (&["gcloud"], &GCLOUD),
+    (&["az"], &AZ),
+    (&["doctl"], &DOCTL),
+    (&["eksctl"], &EKSCTL),
+    (&["gsutil"], &GSUTIL),
+    (&["kubectl", "oc", "microk8s", "k3s", "helm"], &KUBECTL),
+    (&["nft"], &NFT),
+    (&["ufw"], &UFW),
+    (&["cryptsetup"], &CRYPTSETUP),
+    (&["bootctl"], &BOOTCTL),
+    (&["kernel-install"], &KERNEL_INSTALL),
+    (&["hermes"], &HERMES),
     (&["sudo", "sudoedit"], &SUDO),
     (&["doas"], &DOAS),
     (&["pkexec"], &PKEXEC),

@@ -68,23 +68,21 @@ fn changes(cmd: &Command) -> Option<String> {
                 && !a.starts_with("--")
                 && a[1..].chars().any(|c| "cCBonNaAtTDO".contains(c)))
         }),
-        "bootctl" => verb_words(cmd, "", &["esp-path", "boot-path", "root", "image"], 1)
-            .first()
-            .is_some_and(|v| {
-                matches!(
-                    v.as_str(),
-                    "install"
-                        | "remove"
-                        | "update"
-                        | "set-default"
-                        | "set-oneshot"
-                        | "set-timeout"
-                        | "set-timeout-oneshot"
-                        | "unlink"
-                        | "cleanup"
-                        | "random-seed"
-                )
-            }),
+        "bootctl" => verb_words(cmd, 1).first().is_some_and(|v| {
+            matches!(
+                v.as_str(),
+                "install"
+                    | "remove"
+                    | "update"
+                    | "set-default"
+                    | "set-oneshot"
+                    | "set-timeout"
+                    | "set-timeout-oneshot"
+                    | "unlink"
+                    | "cleanup"
+                    | "random-seed"
+            )
+        }),
         "mkinitcpio" => !args.iter().any(|a| {
             matches!(
                 a.as_str(),
@@ -94,7 +92,7 @@ fn changes(cmd: &Command) -> Option<String> {
         "dracut" => !args
             .iter()
             .any(|a| matches!(a.as_str(), "--list-modules" | "--print-cmdline")),
-        "kernel-install" => verb_words(cmd, "", &[], 1)
+        "kernel-install" => verb_words(cmd, 1)
             .first()
             .is_some_and(|v| matches!(v.as_str(), "add" | "remove" | "add-all")),
         _ => true,

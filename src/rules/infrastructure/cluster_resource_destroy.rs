@@ -39,29 +39,9 @@ declare_rule! {
     fail: ["kubectl delete pod x", "kubectl -n prod delete deployment api", "kubectl --context prod drain node1 --ignore-daemonsets", "kubectl scale deploy api --replicas=0", "kubectl cordon node1", "helm uninstall release", "helm delete release", "oc delete project p", "microk8s kubectl delete ns x"],
 }
 
-const KUBE_LONG_VALS: &[&str] = &[
-    "namespace",
-    "context",
-    "kubeconfig",
-    "server",
-    "cluster",
-    "user",
-    "token",
-    "as",
-    "as-group",
-    "request-timeout",
-    "cache-dir",
-    "certificate-authority",
-    "client-certificate",
-    "client-key",
-    "selector",
-    "output",
-    "filename",
-];
-
 fn destroys(cmd: &Command) -> Option<String> {
     let name = cmd.name.as_deref()?;
-    let mut w = verb_words(cmd, "nslof", KUBE_LONG_VALS, 3);
+    let mut w = verb_words(cmd, 3);
     let prog = match name {
         "microk8s" | "k3s" => {
             if w.first().map(String::as_str) != Some("kubectl") {

@@ -37,35 +37,7 @@ declare_rule! {
 }
 
 fn destroys(cmd: &Command) -> Option<String> {
-    let w = verb_words(
-        cmd,
-        "cdhkKSsbtT",
-        &[
-            "type",
-            "cipher",
-            "key-file",
-            "key-slot",
-            "key-size",
-            "hash",
-            "header",
-            "iter-time",
-            "pbkdf",
-            "label",
-            "subsystem",
-            "sector-size",
-            "offset",
-            "skip",
-            "keyfile-size",
-            "keyfile-offset",
-            "new-keyfile-size",
-            "uuid",
-            "luks2-metadata-size",
-            "luks2-keyslots-size",
-            "timeout",
-            "tries",
-        ],
-        1,
-    );
+    let w = verb_words(cmd, 1);
     let v = w.first()?;
     let hit = matches!(
         v.to_ascii_lowercase().as_str(),

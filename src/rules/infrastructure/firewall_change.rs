@@ -66,7 +66,7 @@ fn changes(cmd: &Command) -> Option<String> {
                 && a.chars().nth(1).is_some_and(|c| "ADIRFXPNEZ".contains(c)))
         }),
         "nft" => {
-            let w = verb_words(cmd, "fIi", &["file", "includepath"], 1);
+            let w = verb_words(cmd, 1);
             let file = args.iter().any(|a| {
                 a == "-f"
                     || a == "--file"
@@ -83,7 +83,7 @@ fn changes(cmd: &Command) -> Option<String> {
                     }))
         }
         "ufw" => {
-            let w = verb_words(cmd, "", &[], 2);
+            let w = verb_words(cmd, 2);
             let dry = args.iter().any(|a| a == "--dry-run");
             !dry && w.first().is_some_and(|v| {
                 !(matches!(v.as_str(), "status" | "show" | "version" | "help")
