@@ -8,6 +8,7 @@ pub mod cli;
 pub mod corpus;
 pub mod fallback;
 pub mod graph;
+pub mod hooks;
 pub mod model;
 pub mod normalize;
 pub mod policy;
