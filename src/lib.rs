@@ -14,6 +14,7 @@ pub mod normalize;
 pub mod policy;
 pub mod rules;
 pub mod syntax;
+pub mod text;
 
 use std::collections::BTreeMap;
 

@@ -2,6 +2,7 @@
 //! program names, redirects, and the origin of every command (top level or nested code).
 
 mod block;
+mod display;
 mod env;
 mod hooks;
 mod inline;

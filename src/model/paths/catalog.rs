@@ -277,22 +277,10 @@ fn canonical(path: &str) -> String {
     p
 }
 
-/// `*` within one component (no `/`), as fnmatch does for path names.
+/// `*` within one component: components never hold `/`, so the model's one glob matcher
+/// is fnmatch with `FNM_PATHNAME` here.
 fn component_matches(pat: &str, text: &str) -> bool {
-    match pat.split_once('*') {
-        None => pat == text,
-        Some((head, tail)) => {
-            let Some(rest) = text.strip_prefix(head) else {
-                return false;
-            };
-            if !tail.contains('*') {
-                return rest.len() >= tail.len() && rest.ends_with(tail);
-            }
-            (0..=rest.len())
-                .filter(|&i| rest.is_char_boundary(i))
-                .any(|i| component_matches(tail, &rest[i..]))
-        }
-    }
+    super::super::word::glob_match(pat, text)
 }
 
 /// Does `pattern` name `comps` or a directory above them?

@@ -25,8 +25,8 @@ declare_rule! {
     /// ```
     ///
     /// ## Known limitations
-    /// Every recursive delete asks, including of build output; the `smart` mode is the place
-    /// that lets obviously local targets through.
+    /// Every recursive delete asks, including of build output; the policy's `smart` mode
+    /// (`policy::smart`) is what lets obviously local targets through.
     pub struct RecursiveDelete;
     code: "SG2001",
     name: "recursive-delete",
