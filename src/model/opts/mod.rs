@@ -387,20 +387,7 @@ pub fn parse(g: &'static Grammar, args: &[Word]) -> Opts {
             }
             let full = g.resolve_long(name).to_string();
             let takes = g.long(&full).map(|l| l.takes).unwrap_or(Takes::No);
-            let value = match (inline, takes) {
-                (Some(v), _) => Some(Value {
-                    word: here,
-                    attached: Some(v.to_string()),
-                }),
-                (None, Takes::Value) if i < args.len() => {
-                    i += 1;
-                    Some(Value {
-                        word: here + 1,
-                        attached: None,
-                    })
-                }
-                _ => None,
-            };
+            let value = value_at(here, inline, takes, &mut i, args.len());
             read.push(Opt {
                 name: full,
                 long: true,
@@ -426,18 +413,13 @@ pub fn parse(g: &'static Grammar, args: &[Word]) -> Opts {
                 };
                 let value = match takes {
                     Takes::No => None,
-                    _ if !rest.is_empty() => Some(Value {
-                        word: here,
-                        attached: Some(rest.to_string()),
-                    }),
-                    Takes::Value if i < args.len() => {
-                        i += 1;
-                        Some(Value {
-                            word: here + 1,
-                            attached: None,
-                        })
-                    }
-                    _ => None,
+                    _ => value_at(
+                        here,
+                        Some(rest).filter(|r| !r.is_empty()),
+                        takes,
+                        &mut i,
+                        args.len(),
+                    ),
                 };
                 read.push(Opt {
                     name: c.to_string(),
@@ -457,6 +439,31 @@ pub fn parse(g: &'static Grammar, args: &[Word]) -> Opts {
         }
     }
     out
+}
+
+/// The value of an option in word `here`: its `attached` text, or, when it requires a value,
+/// the next word (`next` moves past it).
+fn value_at(
+    here: usize,
+    attached: Option<&str>,
+    takes: Takes,
+    next: &mut usize,
+    len: usize,
+) -> Option<Value> {
+    match (attached, takes) {
+        (Some(v), _) => Some(Value {
+            word: here,
+            attached: Some(v.to_string()),
+        }),
+        (None, Takes::Value) if *next < len => {
+            *next += 1;
+            Some(Value {
+                word: here + 1,
+                attached: None,
+            })
+        }
+        _ => None,
+    }
 }
 
 /// A `-SIGNAL` word under the grammar's [`Signals`]: `Some(Some(signal))` for a signal,
