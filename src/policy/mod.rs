@@ -240,6 +240,10 @@ fn analysis_context(req: &Request, cfg: &Config) -> Context {
     ctx.mode = crate::Mode::Manual;
     ctx.unattended = false;
     ctx.sudo_password_configured = cfg.sudo_password_configured;
+    ctx.protected_paths
+        .extend(cfg.protected_paths.iter().cloned());
+    ctx.harness_names
+        .extend(cfg.harness_processes.iter().cloned());
     ctx
 }
 
@@ -453,8 +457,8 @@ fn decide(
     let rest: Vec<&Finding> = uncovered.iter().map(|i| &findings[*i]).collect();
     // 5. Smart mode.
     if mode == Mode::Smart && !unanalysed {
-        let home = req.context.home.as_deref();
-        let low: Vec<Option<String>> = rest.iter().map(|f| smart::low_risk(a, f, home)).collect();
+        let ctx = analysis_context(req, cfg);
+        let low: Vec<Option<String>> = rest.iter().map(|f| smart::low_risk(a, f, &ctx)).collect();
         if low.iter().all(Option::is_some) {
             let why: Vec<String> = low.into_iter().flatten().collect();
             return (
