@@ -128,6 +128,11 @@ pub fn now() -> i64 {
         .unwrap_or(0)
 }
 
+/// `now` plus `secs`, saturating (a config may hold any number of seconds).
+fn later(now: i64, secs: u64) -> i64 {
+    now.saturating_add(i64::try_from(secs).unwrap_or(i64::MAX))
+}
+
 /// What decided a verdict.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
@@ -633,7 +638,7 @@ pub fn record_answer(
                 cwd: req.context.cwd.clone(),
                 harness: req.harness.clone(),
                 created: now,
-                expires: Some(now + cfg.timeout.max(1) as i64),
+                expires: Some(later(now, cfg.timeout.max(1))),
             };
             match store.add_approval(&a) {
                 Ok(id) => rec.approvals.push(id),
@@ -653,7 +658,7 @@ pub fn record_answer(
                         cwd: req.context.cwd.clone(),
                         harness: req.harness.clone(),
                         created: now,
-                        expires: Some(now + cfg.session_ttl as i64),
+                        expires: Some(later(now, cfg.session_ttl)),
                     };
                     match store.add_approval(&a) {
                         Ok(id) => rec.approvals.push(id),
