@@ -13,6 +13,7 @@ pub mod model;
 pub mod normalize;
 pub mod policy;
 pub mod rules;
+pub mod scan;
 pub mod syntax;
 
 use std::collections::BTreeMap;

@@ -36,6 +36,7 @@ def harness_bin(root, name):
         "claude": os.path.join(root, "claude", "node_modules", ".bin", "claude"),
         "hermes": os.path.join(root, "hermes-venv", "bin", "hermes"),
         "gemini": os.path.join(root, "gemini", "node_modules", ".bin", "gemini"),
+        "codex": os.path.join(root, "codex", "node_modules", ".bin", "codex"),
     }[name]
 
 
@@ -182,6 +183,74 @@ CLAUDE_SCENARIOS = [
     {"name": "write-allowed", "command": "", "tool": "Write",
      "tool_input": {"file_path": "HOME/notes.txt", "content": "hello\n"},
      "allowed_tools": "Bash,Write", "path_marker": "HOME/notes.txt", "runs": True},
+]
+
+
+# ---- Codex CLI ------------------------------------------------------------------------
+
+CODEX_CONFIG = """\
+model = "gpt-5"
+model_provider = "scripted"
+
+[model_providers.scripted]
+name = "scripted"
+base_url = "http://127.0.0.1:{port}/v1"
+wire_api = "responses"
+env_key = "SG_E2E_API_KEY"
+"""
+
+
+def codex_turn(args, scenario):
+    tmp = tempfile.mkdtemp(prefix=f"sg-e2e-codex-{scenario['name']}-")
+    home, work = os.path.join(tmp, "home"), os.path.join(tmp, "work")
+    os.makedirs(os.path.join(home, ".codex"))
+    os.makedirs(work)
+    marker = os.path.join(work, "MARKER")
+    command = scenario["command"].replace("MARKER", marker)
+    env = base_env(home)
+    env["CODEX_HOME"] = os.path.join(home, ".codex")
+    binary = args.shellgate
+    if args.record:
+        binary = recording_binary(args.shellgate, args.record, tmp, "codex")
+    inst = run([args.shellgate, "install", "codex", "--user", "--binary", binary], env, work)
+    if inst.returncode != 0:
+        return tmp, False, f"install failed: {inst.stderr}"
+    server = Server(tmp, command)
+    try:
+        with open(os.path.join(home, ".codex", "config.toml"), "w") as f:
+            f.write(CODEX_CONFIG.format(port=server.port))
+        env["SG_E2E_API_KEY"] = "e2e-dummy"
+        # Codex runs a new hook only once a person trusted it (/hooks in the TUI);
+        # --dangerously-bypass-hook-trust is its switch for vetted automation like this.
+        p = run([harness_bin(args.harnesses, "codex"), "exec", "--skip-git-repo-check",
+                 "--dangerously-bypass-approvals-and-sandbox", "--dangerously-bypass-hook-trust",
+                 "Do the task."], env, work)
+    finally:
+        server.stop()
+    ran = os.path.exists(marker)
+    problems = []
+    if ran != scenario["runs"]:
+        problems.append(f"the command {'ran' if ran else 'did not run'}; expected it to "
+                        f"{'run' if scenario['runs'] else 'be blocked'}")
+    outputs = [i for r in server.requests() for i in (r.get("body") or {}).get("input", [])
+               if isinstance(i, dict) and i.get("type") == "function_call_output"]
+    want = scenario.get("reason")
+    if want and not any(want in json.dumps(o) for o in outputs):
+        problems.append(f"no function_call_output sent back to the model mentions {want!r}: "
+                        f"{json.dumps(outputs)[:400]}")
+    if not any(r.get("method") == "POST" for r in server.requests()):
+        problems.append("the harness never called the model server")
+    detail = f"exit {p.returncode}; stdout={p.stdout[-400:]!r}; stderr={p.stderr[-600:]!r}"
+    return tmp, not problems, "; ".join(problems) + ("\n    " + detail if problems else "")
+
+
+CODEX_SCENARIOS = [
+    {"name": "allow", "command": "touch MARKER", "runs": True},
+    {"name": "deny", "command": "touch MARKER; mkfs.ext4 -q /dev/sdzz9", "runs": False,
+     "reason": "SG1201"},
+    # Codex hooks cannot ask: shellgate's ask arrives as a deny with the reason.
+    {"name": "ask-as-deny", "command": "touch MARKER; git reset --hard", "runs": False,
+     "reason": "SG3301"},
 ]
 
 
@@ -347,6 +416,7 @@ HERMES_PLUGIN_SCENARIOS = [
 HARNESSES = {
     "claude": (claude_turn, CLAUDE_SCENARIOS, "claude"),
     "gemini": (gemini_turn, GEMINI_SCENARIOS, "gemini"),
+    "codex": (codex_turn, CODEX_SCENARIOS, "codex"),
     "hermes": (hermes_turn, HERMES_SCENARIOS, "hermes"),
     "hermes-plugin": (lambda a, s: hermes_turn(a, s, plugin=True), HERMES_PLUGIN_SCENARIOS, "hermes"),
 }
