@@ -14,6 +14,7 @@ import json
 import os
 import sys
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 COMMAND = os.environ.get("SG_E2E_COMMAND", "true")
@@ -30,7 +31,7 @@ def log(entry):
     if not LOG:
         return
     with _lock, open(LOG, "a", encoding="utf-8") as f:
-        f.write(json.dumps(entry) + "\n")
+        f.write(json.dumps(dict(entry, t=round(time.time(), 3))) + "\n")
 
 
 def anthropic_tools(body):
@@ -123,6 +124,12 @@ class Handler(BaseHTTPRequestHandler):
             self.anthropic(body)
         elif self.path.startswith("/v1/chat/completions") or self.path.startswith("/chat/completions"):
             self.openai(body)
+        elif ":streamGenerateContent" in self.path or ":generateContent" in self.path:
+            self.gemini(body, stream=":streamGenerateContent" in self.path)
+        elif self.path.startswith("/v1/responses"):
+            self.openai_responses(body)
+        elif ":countTokens" in self.path:
+            self._send(200, {"totalTokens": 10})
         else:
             self._send(404, {"error": {"type": "not_found", "message": self.path}})
 
@@ -161,6 +168,61 @@ class Handler(BaseHTTPRequestHandler):
                                "usage": {"output_tokens": 5}}),
             ("message_stop", {"type": "message_stop"}),
         ])
+
+    # ---- OpenAI Responses API (Codex) ----
+
+    def openai_responses(self, body):
+        tools = body.get("tools") or []
+        names = [t.get("name") for t in tools if isinstance(t, dict)]
+        answered = any(isinstance(i, dict) and i.get("type") in ("function_call_output", "custom_tool_call_output")
+                       for i in body.get("input") or [])
+        tool = shell_tool(names)
+        rid = "resp_e2e"
+        usage = {"input_tokens": 10, "input_tokens_details": None, "output_tokens": 5,
+                 "output_tokens_details": None, "total_tokens": 15}
+        if tool is not None and not answered:
+            schema = next((t.get("parameters") or {} for t in tools if t.get("name") == tool), {})
+            props = schema.get("properties") or {}
+            if "cmd" in props:
+                args = {"cmd": COMMAND}
+            elif (props.get("command") or {}).get("type") == "array":
+                args = {"command": ["bash", "-lc", COMMAND]}
+            else:
+                args = {"command": COMMAND}
+            item = {"type": "function_call", "id": "fc_e2e_1", "call_id": "call_e2e_1", "name": tool,
+                    "arguments": json.dumps(args), "status": "completed"}
+        else:
+            item = {"type": "message", "id": "msg_e2e_1", "role": "assistant", "status": "completed",
+                    "content": [{"type": "output_text", "text": "Done.", "annotations": []}]}
+        self._sse([
+            ("response.created", {"type": "response.created", "response": {"id": rid, "status": "in_progress"}}),
+            ("response.output_item.added", {"type": "response.output_item.added", "output_index": 0, "item": item}),
+            ("response.output_item.done", {"type": "response.output_item.done", "output_index": 0, "item": item}),
+            ("response.completed", {"type": "response.completed",
+                                    "response": {"id": rid, "status": "completed", "output": [item], "usage": usage}}),
+        ])
+
+    # ---- Gemini API (generateContent) ----
+
+    def gemini(self, body, stream):
+        names = [d.get("name") for t in body.get("tools") or [] if isinstance(t, dict)
+                 for d in t.get("functionDeclarations") or [] if isinstance(d, dict)]
+        answered = any("functionResponse" in p for c in body.get("contents") or [] if isinstance(c, dict)
+                       for p in c.get("parts") or [] if isinstance(p, dict))
+        tool = TOOL if TOOL in names else shell_tool(names)
+        if tool is not None and not answered:
+            args = TOOL_INPUT if TOOL in names else {"command": COMMAND}
+            part = {"functionCall": {"name": tool, "args": args}}
+        else:
+            part = {"text": "Done."}
+        resp = {"candidates": [{"content": {"role": "model", "parts": [part]}, "finishReason": "STOP",
+                                "index": 0}],
+                "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15},
+                "modelVersion": "scripted-model"}
+        if stream:
+            self._sse([(None, resp)])
+        else:
+            self._send(200, resp)
 
     # ---- OpenAI Chat Completions API ----
 

@@ -39,6 +39,8 @@ pub enum PathClass {
     HarnessConfig,
     /// shellgate's own configuration and state.
     Guard,
+    /// A path the user's config protects (`protected_paths`).
+    Configured,
     /// A temporary path (`/tmp/x`, `/var/tmp/x`, `/dev/shm/x`).
     Temp,
     /// A path inside the working directory.
@@ -66,6 +68,7 @@ impl PathClass {
             PathClass::ProjectEnv => "an env file",
             PathClass::HarnessConfig => "an agent harness's config",
             PathClass::Guard => "shellgate's own config/state",
+            PathClass::Configured => "a path protected by the config (protected_paths)",
             PathClass::Temp => "a temporary path",
             PathClass::Workspace => "a workspace path",
             PathClass::Other => "a path",
