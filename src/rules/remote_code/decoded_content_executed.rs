@@ -7,7 +7,7 @@ use crate::declare_rule;
 use crate::graph::FlowNode;
 use crate::model::Command;
 use crate::rules::util::route;
-use crate::rules::{Cx, Finding, Rule, RuleMeta};
+use crate::rules::{Cx, Finding, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -110,10 +110,6 @@ fn from_network(cx: &Cx, n: NodeIndex) -> bool {
 }
 
 impl Rule for DecodedContentExecuted {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_script(&self, cx: &Cx, out: &mut Vec<Finding>) {
         let start = |n: NodeIndex| {
             node_command(cx.flow, cx.script, n).is_some_and(obfuscating) && !from_network(cx, n)
