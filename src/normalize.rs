@@ -864,6 +864,14 @@ mod tests {
         assert!(n.notes().iter().any(|x| x.contains("line continuation")));
     }
 
+    #[test]
+    fn closes_an_unterminated_heredoc_at_the_end_and_maps_it_to_the_end() {
+        let n = normalize("cat <<'EOF'\nrm -rf ~");
+        assert_eq!(n.text, "cat <<'EOF'\nrm -rf ~\nEOF\n");
+        assert_eq!(n.to_original(n.text.len() - 1), 20);
+        assert!(n.notes().iter().any(|x| x.contains("unterminated heredoc")));
+    }
+
     proptest! {
         #[test]
         fn never_panics_and_maps_monotonically_within_bounds(s in interesting_string()) {
@@ -900,6 +908,8 @@ mod tests {
         fn clean_ascii_is_identity_with_identity_map(s in "[ -~\t\n]{0,80}") {
             // Line continuations are removed, as bash does (see `joins_line_continuations`).
             prop_assume!(!s.contains("\\\n"));
+            // An unterminated heredoc is closed (see `close_heredocs`).
+            prop_assume!(!s.contains("<<"));
             let n = normalize(&s);
             prop_assert_eq!(&n.text, &s);
             prop_assert!(!n.changed());
@@ -914,7 +924,7 @@ mod tests {
                 .chars()
                 .filter(|c| !matches!(c, '\x1b' | '\0' | '\r' | '\u{80}'..='\u{9f}'))
                 .collect();
-            prop_assume!(!clean.contains("\\\n"));
+            prop_assume!(!clean.contains("\\\n") && !clean.contains("<<"));
             let expected: String = clean.nfkc().collect();
             prop_assert_eq!(normalize(&clean).text, expected);
         }

@@ -62,7 +62,15 @@ fn redirect_gaps_newline(src: &Source, children: &[NodeId]) -> Option<usize> {
     children
         .iter()
         .filter(|&&c| src.tree.node(c).kind == k::FILE_REDIRECT)
-        .find_map(|&c| gaps_newline(src, &src.tree.node(c).children))
+        .find_map(|&c| {
+            let r = src.tree.node(c);
+            gaps_newline(src, &r.children).or_else(|| {
+                r.children
+                    .iter()
+                    .filter(|&&d| src.tree.node(d).kind == k::WORD)
+                    .find_map(|&d| newline_in_word(src, d))
+            })
+        })
 }
 
 /// An unescaped newline inside a bare `word` node (`grep x` + newline + `\rm` became the one
