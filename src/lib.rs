@@ -8,8 +8,10 @@ pub mod cli;
 pub mod corpus;
 pub mod fallback;
 pub mod graph;
+pub mod hooks;
 pub mod model;
 pub mod normalize;
+pub mod policy;
 pub mod rules;
 pub mod syntax;
 

@@ -203,6 +203,10 @@ pub const CATALOG: &[Entry] = &[
         Is(HarnessConfig),
         None,
     ),
+    // Scripts that Claude's hook settings run are as much the hook as the settings.
+    row(Anywhere, ".claude/hooks", Is(HarnessConfig), None),
+    row(Home, ".claude.json", Is(HarnessConfig), None),
+    row(Home, ".copilot", Is(HarnessConfig), None),
     row(Anywhere, ".codex", Is(HarnessConfig), None),
     row(Anywhere, ".gemini", Is(HarnessConfig), None),
     row(Anywhere, ".github/hooks", Is(HarnessConfig), None),
@@ -467,6 +471,13 @@ mod tests {
             ),
             ("/root/.codex/config.toml", HarnessConfig, false),
             ("/home/user/.gemini/settings.json", HarnessConfig, false),
+            (
+                "/home/user/project/.claude/hooks/guard.sh",
+                HarnessConfig,
+                false,
+            ),
+            ("/home/user/.claude.json", HarnessConfig, false),
+            ("/home/bob/.copilot/config.json", HarnessConfig, false),
             (
                 "/home/user/project/.github/hooks/hooks.json",
                 HarnessConfig,
