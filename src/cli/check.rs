@@ -19,6 +19,9 @@ pub struct CheckArgs {
     /// Batch mode: read `{"cmd": ...}` lines from FILE (or `-`) and write one result per line.
     #[arg(long, value_name = "FILE", conflicts_with = "command")]
     jsonl: Option<String>,
+    /// Threads for `--jsonl` (default: every core); output stays in input order.
+    #[arg(long, value_name = "N", requires = "jsonl")]
+    jobs: Option<usize>,
     /// Working directory the command will run in (default: the current directory).
     #[arg(long)]
     cwd: Option<String>,
@@ -68,7 +71,7 @@ fn context(args: &CheckArgs) -> Context {
 pub fn run(args: CheckArgs) -> i32 {
     let ctx = context(&args);
     if let Some(path) = &args.jsonl {
-        return run_jsonl(path, &ctx);
+        return run_jsonl(path, &ctx, jobs(args.jobs));
     }
     let Some(arg) = &args.command else {
         eprintln!("shellgate: no command given; pass COMMAND, `-` for stdin, or --jsonl FILE");
@@ -120,7 +123,103 @@ fn error_line(cmd: Option<&str>, msg: &str) -> String {
     .to_string()
 }
 
-fn run_jsonl(path: &str, ctx: &Context) -> i32 {
+/// Lines read and judged together: big enough that waiting for a chunk's slowest line
+/// costs little, small enough that memory stays bounded whatever the input's length.
+const CHUNK_LINES: usize = 4096;
+
+/// The result line for one input line (without its newline), and whether it is an error.
+fn jsonl_line(lineno: usize, buf: &[u8], ctx: &Context) -> Option<(String, bool)> {
+    let line = match std::str::from_utf8(buf) {
+        Ok(l) => l.trim_end_matches(['\n', '\r']),
+        Err(_) => {
+            return Some((
+                error_line(None, &format!("line {lineno} is not valid UTF-8")),
+                true,
+            ));
+        }
+    };
+    if line.trim().is_empty() {
+        return None;
+    }
+    let v: serde_json::Value = match serde_json::from_str(line) {
+        Ok(v) => v,
+        Err(e) => {
+            return Some((
+                error_line(None, &format!("line {lineno} is not JSON: {e}")),
+                true,
+            ));
+        }
+    };
+    let Some(cmd) = v.get("cmd").and_then(|c| c.as_str()) else {
+        return Some((
+            error_line(None, &format!("line {lineno} has no string field \"cmd\"")),
+            true,
+        ));
+    };
+    let a = analyze(cmd, ctx);
+    Some(match serde_json::to_string(&result(&a)) {
+        Ok(s) => (s, false),
+        Err(e) => (
+            error_line(Some(cmd), &format!("could not encode the result: {e}")),
+            true,
+        ),
+    })
+}
+
+/// Worker threads for a batch: `--jobs`, else every core.
+fn jobs(requested: Option<usize>) -> usize {
+    requested
+        .filter(|&n| n > 0)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
+/// Judge one chunk of lines on `jobs` threads; results come back in input order. Threads
+/// take the next unjudged line as they finish one, so a slow command holds up only itself.
+fn judge_chunk(
+    lines: &[(usize, Vec<u8>)],
+    ctx: &Context,
+    jobs: usize,
+) -> Vec<Option<(String, bool)>> {
+    if jobs <= 1 || lines.len() < 2 {
+        return lines.iter().map(|(n, b)| jsonl_line(*n, b, ctx)).collect();
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let work = || {
+        let mut done = Vec::new();
+        loop {
+            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let Some((n, b)) = lines.get(i) else {
+                return done;
+            };
+            done.push((i, jsonl_line(*n, b, ctx)));
+        }
+    };
+    let mut slots: Vec<Option<(String, bool)>> = vec![None; lines.len()];
+    std::thread::scope(|s| {
+        let helpers: Vec<_> = (1..jobs.min(lines.len())).map(|_| s.spawn(work)).collect();
+        let mut all = work();
+        // A worker that died leaves its lines unjudged; they are judged again below rather
+        // than dropped (analyze itself never panics).
+        for h in helpers {
+            if let Ok(d) = h.join() {
+                all.extend(d);
+            }
+        }
+        let mut judged = vec![false; lines.len()];
+        for (i, r) in all {
+            judged[i] = true;
+            slots[i] = r;
+        }
+        for (i, (n, b)) in lines.iter().enumerate() {
+            if !judged[i] {
+                slots[i] = jsonl_line(*n, b, ctx);
+            }
+        }
+    });
+    slots
+}
+
+fn run_jsonl(path: &str, ctx: &Context, jobs: usize) -> i32 {
     let reader: Box<dyn BufRead> = if path == "-" {
         Box::new(std::io::BufReader::new(std::io::stdin()))
     } else {
@@ -135,69 +234,39 @@ fn run_jsonl(path: &str, ctx: &Context) -> i32 {
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let mut bad = 0usize;
     let mut reader = reader;
-    let mut buf = Vec::new();
     let mut lineno = 0usize;
+    let mut chunk: Vec<(usize, Vec<u8>)> = Vec::with_capacity(CHUNK_LINES);
+    let mut read_error = None;
     loop {
-        buf.clear();
-        match reader.read_until(b'\n', &mut buf) {
-            Ok(0) => break,
-            Ok(_) => {}
-            Err(e) => {
-                eprintln!("shellgate: read error after line {lineno}: {e}");
-                let _ = out.flush();
-                return EXIT_USAGE;
+        chunk.clear();
+        while chunk.len() < CHUNK_LINES {
+            let mut buf = Vec::new();
+            match reader.read_until(b'\n', &mut buf) {
+                Ok(0) => break,
+                Ok(_) => {
+                    lineno += 1;
+                    chunk.push((lineno, buf));
+                }
+                Err(e) => {
+                    read_error = Some(e);
+                    break;
+                }
             }
         }
-        lineno += 1;
-        let line = match std::str::from_utf8(&buf) {
-            Ok(l) => l.trim_end_matches(['\n', '\r']),
-            Err(_) => {
-                bad += 1;
-                let _ = writeln!(
-                    out,
-                    "{}",
-                    error_line(None, &format!("line {lineno} is not valid UTF-8"))
-                );
-                continue;
-            }
-        };
-        if line.trim().is_empty() {
-            continue;
+        if chunk.is_empty() && read_error.is_none() {
+            break;
         }
-        let v: serde_json::Value = match serde_json::from_str(line) {
-            Ok(v) => v,
-            Err(e) => {
-                bad += 1;
-                let _ = writeln!(
-                    out,
-                    "{}",
-                    error_line(None, &format!("line {lineno} is not JSON: {e}"))
-                );
-                continue;
-            }
-        };
-        let Some(cmd) = v.get("cmd").and_then(|c| c.as_str()) else {
-            bad += 1;
-            let _ = writeln!(
-                out,
-                "{}",
-                error_line(None, &format!("line {lineno} has no string field \"cmd\""))
-            );
-            continue;
-        };
-        let a = analyze(cmd, ctx);
-        match serde_json::to_string(&result(&a)) {
-            Ok(s) => {
-                let _ = writeln!(out, "{s}");
-            }
-            Err(e) => {
-                bad += 1;
-                let _ = writeln!(
-                    out,
-                    "{}",
-                    error_line(Some(cmd), &format!("could not encode the result: {e}"))
-                );
-            }
+        for (line, is_bad) in judge_chunk(&chunk, ctx, jobs).into_iter().flatten() {
+            bad += usize::from(is_bad);
+            let _ = writeln!(out, "{line}");
+        }
+        if let Some(e) = read_error {
+            eprintln!("shellgate: read error after line {lineno}: {e}");
+            let _ = out.flush();
+            return EXIT_USAGE;
+        }
+        if chunk.len() < CHUNK_LINES {
+            break;
         }
     }
     let _ = out.flush();
