@@ -5,8 +5,10 @@ use std::io::{BufRead, Write};
 use clap::Args;
 use serde::Serialize;
 
+use super::policy_args::{PolicyArgs, report_warnings};
 use super::{EXIT_DENY, EXIT_INTERNAL, EXIT_USAGE, decision_exit, read_command};
-use crate::{Analysis, Context, Decision, analyze};
+use crate::policy::{self, LoadedConfig, NoLedger, NullStore, Store, Verdict};
+use crate::{Context, Decision};
 
 #[derive(Args, Debug)]
 pub struct CheckArgs {
@@ -19,7 +21,9 @@ pub struct CheckArgs {
     /// Batch mode: read `{"cmd": ...}` lines from FILE (or `-`) and write one result per line.
     #[arg(long, value_name = "FILE", conflicts_with = "command")]
     jsonl: Option<String>,
-    /// Threads for `--jsonl` (default: every core); output stays in input order.
+    /// Threads for `--jsonl` (default: every core); output stays in input order. With
+    /// `--record` or `--session` a batch runs on one thread, since the ledger and one-time
+    /// approvals depend on order.
     #[arg(long, value_name = "N", requires = "jsonl")]
     jobs: Option<usize>,
     /// Working directory the command will run in (default: the current directory).
@@ -28,6 +32,11 @@ pub struct CheckArgs {
     /// Home directory of the user running it (default: $HOME).
     #[arg(long)]
     home: Option<String>,
+    #[command(flatten)]
+    policy: PolicyArgs,
+    /// Append each decision to the ledger (by default `check` only inspects).
+    #[arg(long, conflicts_with = "no_config")]
+    record: bool,
 }
 
 #[derive(Serialize)]
@@ -44,13 +53,18 @@ struct JsonResult<'a> {
     cmd: &'a str,
     decision: Decision,
     findings: Vec<JsonFinding<'a>>,
+    /// What decided it (`rule`, `deny-glob`, `allowlist`, `ask`, ...).
+    decided_by: &'a str,
+    reason: &'a str,
 }
 
-fn result(a: &Analysis) -> JsonResult<'_> {
+fn result(v: &Verdict) -> JsonResult<'_> {
     JsonResult {
-        cmd: &a.command,
-        decision: a.decision,
-        findings: a
+        cmd: &v.analysis.command,
+        decision: v.decision,
+        decided_by: v.decided_by.as_str(),
+        reason: &v.reason,
+        findings: v
             .findings
             .iter()
             .map(|f| JsonFinding {
@@ -68,10 +82,52 @@ fn context(args: &CheckArgs) -> Context {
     super::context_from(args.cwd.as_deref(), args.home.as_deref())
 }
 
+/// The config, and a store: none unless approvals can apply (`--session`) or decisions
+/// are recorded (`--record`), so plain checks never touch the database.
+fn policy_for(args: &CheckArgs, ctx: &Context) -> (LoadedConfig, Box<dyn Store>) {
+    let cfg = args.policy.load(ctx.cwd.as_deref());
+    let store: Box<dyn Store> = if args.record || args.policy.session.is_some() {
+        args.policy.store(&cfg)
+    } else {
+        Box::new(NullStore)
+    };
+    (cfg, store)
+}
+
+/// Decide one command under the policy.
+fn decide(
+    args: &CheckArgs,
+    cmd: &str,
+    ctx: &Context,
+    cfg: &LoadedConfig,
+    store: &mut dyn Store,
+) -> Verdict {
+    let v = verdict(args, cmd, ctx, cfg, store);
+    report_warnings(&v);
+    v
+}
+
+/// The policy's verdict on one command, its warnings not yet reported.
+fn verdict(
+    args: &CheckArgs,
+    cmd: &str,
+    ctx: &Context,
+    cfg: &LoadedConfig,
+    store: &mut dyn Store,
+) -> Verdict {
+    let req = args.policy.request(cmd, ctx.clone());
+    if args.record {
+        policy::evaluate(&req, cfg, store)
+    } else {
+        policy::evaluate(&req, cfg, &mut NoLedger(store))
+    }
+}
+
 pub fn run(args: CheckArgs) -> i32 {
     let ctx = context(&args);
+    let (cfg, mut store) = policy_for(&args, &ctx);
     if let Some(path) = &args.jsonl {
-        return run_jsonl(path, &ctx, jobs(args.jobs));
+        return run_jsonl(&args, path, &ctx, &cfg, &mut *store);
     }
     let Some(arg) = &args.command else {
         eprintln!("shellgate: no command given; pass COMMAND, `-` for stdin, or --jsonl FILE");
@@ -92,10 +148,10 @@ pub fn run(args: CheckArgs) -> i32 {
             return EXIT_USAGE;
         }
     };
-    let a = analyze(&cmd, &ctx);
+    let v = decide(&args, &cmd, &ctx, &cfg, &mut *store);
     let mut out = std::io::stdout().lock();
     if args.json {
-        match serde_json::to_string(&result(&a)) {
+        match serde_json::to_string(&result(&v)) {
             Ok(s) => {
                 let _ = writeln!(out, "{s}");
             }
@@ -107,9 +163,9 @@ pub fn run(args: CheckArgs) -> i32 {
             }
         }
     } else {
-        let _ = write!(out, "{}", super::render::check(&a));
+        let _ = write!(out, "{}", super::render::check_verdict(&v));
     }
-    decision_exit(a.decision)
+    decision_exit(v.decision)
 }
 
 /// One error line for input that could not be analysed: decision deny, never allow.
@@ -127,99 +183,117 @@ fn error_line(cmd: Option<&str>, msg: &str) -> String {
 /// costs little, small enough that memory stays bounded whatever the input's length.
 const CHUNK_LINES: usize = 4096;
 
-/// The result line for one input line (without its newline), and whether it is an error.
-fn jsonl_line(lineno: usize, buf: &[u8], ctx: &Context) -> Option<(String, bool)> {
-    let line = match std::str::from_utf8(buf) {
-        Ok(l) => l.trim_end_matches(['\n', '\r']),
-        Err(_) => {
-            return Some((
-                error_line(None, &format!("line {lineno} is not valid UTF-8")),
-                true,
-            ));
-        }
-    };
-    if line.trim().is_empty() {
-        return None;
-    }
-    let v: serde_json::Value = match serde_json::from_str(line) {
-        Ok(v) => v,
-        Err(e) => {
-            return Some((
-                error_line(None, &format!("line {lineno} is not JSON: {e}")),
-                true,
-            ));
-        }
-    };
-    let Some(cmd) = v.get("cmd").and_then(|c| c.as_str()) else {
-        return Some((
-            error_line(None, &format!("line {lineno} has no string field \"cmd\"")),
-            true,
-        ));
-    };
-    let a = analyze(cmd, ctx);
-    Some(match serde_json::to_string(&result(&a)) {
-        Ok(s) => (s, false),
-        Err(e) => (
-            error_line(Some(cmd), &format!("could not encode the result: {e}")),
-            true,
-        ),
-    })
+/// What one input line gives: the result line (without its newline), whether it is an
+/// error, and the policy's warnings (printed in input order by the caller).
+type Judged = (String, bool, Vec<String>);
+
+/// Everything a batch line is judged with.
+struct Batch<'a> {
+    args: &'a CheckArgs,
+    ctx: &'a Context,
+    cfg: &'a LoadedConfig,
 }
 
-/// Worker threads for a batch: `--jobs`, else every core.
-fn jobs(requested: Option<usize>) -> usize {
-    requested
+impl Batch<'_> {
+    fn line(&self, lineno: usize, buf: &[u8], store: &mut dyn Store) -> Option<Judged> {
+        let line = match std::str::from_utf8(buf) {
+            Ok(l) => l.trim_end_matches(['\n', '\r']),
+            Err(_) => {
+                let msg = format!("line {lineno} is not valid UTF-8");
+                return Some((error_line(None, &msg), true, Vec::new()));
+            }
+        };
+        if line.trim().is_empty() {
+            return None;
+        }
+        let v: serde_json::Value = match serde_json::from_str(line) {
+            Ok(v) => v,
+            Err(e) => {
+                let msg = format!("line {lineno} is not JSON: {e}");
+                return Some((error_line(None, &msg), true, Vec::new()));
+            }
+        };
+        let Some(cmd) = v.get("cmd").and_then(|c| c.as_str()) else {
+            let msg = format!("line {lineno} has no string field \"cmd\"");
+            return Some((error_line(None, &msg), true, Vec::new()));
+        };
+        let v = verdict(self.args, cmd, self.ctx, self.cfg, store);
+        let warnings = v.warnings.clone();
+        Some(match serde_json::to_string(&result(&v)) {
+            Ok(s) => (s, false, warnings),
+            Err(e) => {
+                let msg = format!("could not encode the result: {e}");
+                (error_line(Some(cmd), &msg), true, warnings)
+            }
+        })
+    }
+
+    /// Judge one chunk; results come back in input order. With more than one job, threads
+    /// take the next unjudged line as they finish one (so a slow command holds up only
+    /// itself), each with a store that neither reads approvals nor writes the ledger.
+    fn chunk(
+        &self,
+        lines: &[(usize, Vec<u8>)],
+        jobs: usize,
+        store: &mut dyn Store,
+    ) -> Vec<Option<Judged>> {
+        if jobs <= 1 || lines.len() < 2 {
+            return lines.iter().map(|(n, b)| self.line(*n, b, store)).collect();
+        }
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let work = || {
+            let mut done = Vec::new();
+            loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some((n, b)) = lines.get(i) else {
+                    return done;
+                };
+                done.push((i, self.line(*n, b, &mut NullStore)));
+            }
+        };
+        let mut slots: Vec<Option<Judged>> = vec![None; lines.len()];
+        std::thread::scope(|s| {
+            let helpers: Vec<_> = (1..jobs.min(lines.len())).map(|_| s.spawn(work)).collect();
+            let mut all = work();
+            // A worker that died leaves its lines unjudged; they are judged again below
+            // rather than dropped (analyze itself never panics).
+            for h in helpers {
+                if let Ok(d) = h.join() {
+                    all.extend(d);
+                }
+            }
+            let mut judged = vec![false; lines.len()];
+            for (i, r) in all {
+                judged[i] = true;
+                slots[i] = r;
+            }
+            for (i, (n, b)) in lines.iter().enumerate() {
+                if !judged[i] {
+                    slots[i] = self.line(*n, b, &mut NullStore);
+                }
+            }
+        });
+        slots
+    }
+}
+
+/// Worker threads for a batch: `--jobs`, else every core; one when the store is in use.
+fn jobs(args: &CheckArgs) -> usize {
+    if args.record || args.policy.session.is_some() {
+        return 1;
+    }
+    args.jobs
         .filter(|&n| n > 0)
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
-/// Judge one chunk of lines on `jobs` threads; results come back in input order. Threads
-/// take the next unjudged line as they finish one, so a slow command holds up only itself.
-fn judge_chunk(
-    lines: &[(usize, Vec<u8>)],
+fn run_jsonl(
+    args: &CheckArgs,
+    path: &str,
     ctx: &Context,
-    jobs: usize,
-) -> Vec<Option<(String, bool)>> {
-    if jobs <= 1 || lines.len() < 2 {
-        return lines.iter().map(|(n, b)| jsonl_line(*n, b, ctx)).collect();
-    }
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let work = || {
-        let mut done = Vec::new();
-        loop {
-            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            let Some((n, b)) = lines.get(i) else {
-                return done;
-            };
-            done.push((i, jsonl_line(*n, b, ctx)));
-        }
-    };
-    let mut slots: Vec<Option<(String, bool)>> = vec![None; lines.len()];
-    std::thread::scope(|s| {
-        let helpers: Vec<_> = (1..jobs.min(lines.len())).map(|_| s.spawn(work)).collect();
-        let mut all = work();
-        // A worker that died leaves its lines unjudged; they are judged again below rather
-        // than dropped (analyze itself never panics).
-        for h in helpers {
-            if let Ok(d) = h.join() {
-                all.extend(d);
-            }
-        }
-        let mut judged = vec![false; lines.len()];
-        for (i, r) in all {
-            judged[i] = true;
-            slots[i] = r;
-        }
-        for (i, (n, b)) in lines.iter().enumerate() {
-            if !judged[i] {
-                slots[i] = jsonl_line(*n, b, ctx);
-            }
-        }
-    });
-    slots
-}
-
-fn run_jsonl(path: &str, ctx: &Context, jobs: usize) -> i32 {
+    cfg: &LoadedConfig,
+    store: &mut dyn Store,
+) -> i32 {
     let reader: Box<dyn BufRead> = if path == "-" {
         Box::new(std::io::BufReader::new(std::io::stdin()))
     } else {
@@ -231,6 +305,8 @@ fn run_jsonl(path: &str, ctx: &Context, jobs: usize) -> i32 {
             }
         }
     };
+    let batch = Batch { args, ctx, cfg };
+    let jobs = jobs(args);
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let mut bad = 0usize;
     let mut reader = reader;
@@ -256,7 +332,10 @@ fn run_jsonl(path: &str, ctx: &Context, jobs: usize) -> i32 {
         if chunk.is_empty() && read_error.is_none() {
             break;
         }
-        for (line, is_bad) in judge_chunk(&chunk, ctx, jobs).into_iter().flatten() {
+        for (line, is_bad, warnings) in batch.chunk(&chunk, jobs, store).into_iter().flatten() {
+            for w in warnings {
+                eprintln!("shellgate: warning: {w}");
+            }
             bad += usize::from(is_bad);
             let _ = writeln!(out, "{line}");
         }

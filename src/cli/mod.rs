@@ -5,10 +5,14 @@
 //! No error ever exits 0. Human-readable rendering lives in [`render`].
 
 mod check;
+mod config_cmd;
 mod corpus;
+mod exec;
 mod explain;
 pub mod hook;
 mod install;
+mod ledger;
+mod policy_args;
 pub mod render;
 mod rules;
 
@@ -43,6 +47,7 @@ Examples:
 
 const DECISION_EXIT_CODES: &str =
     "Exit codes: 0 allow, 1 ask, 2 deny, 64 usage error or unreadable input, 70 internal error.";
+const EXEC_EXIT_CODES: &str = "Exit codes: the command's own exit status when it ran (128+N if killed by signal N); 126 refused (denied, by policy, a person, or the prompt timeout); 127 bash could not be started; 64 usage error.";
 const RULES_EXIT_CODES: &str =
     "Exit codes: 0 success, 64 unknown rule or bad arguments, 70 internal error.";
 const INSTALL_EXIT_CODES: &str = "Exit codes: 0 done (or nothing to change), 64 bad arguments or a settings file that does not parse (left unchanged), 70 could not write the file.";
@@ -73,6 +78,15 @@ enum Cmd {
     /// Run labelled corpus files and diff every mismatch; ends with `N passed, M failed`.
     #[command(after_help = CORPUS_EXIT_CODES)]
     Corpus(corpus::CorpusArgs),
+    /// Gate a command: run it if allowed, ask on the terminal, or refuse (exit 126).
+    #[command(after_help = EXEC_EXIT_CODES)]
+    Exec(exec::ExecArgs),
+    /// Query the decision ledger.
+    Log(ledger::LogArgs),
+    /// List, revoke, clear or mine approvals.
+    Approvals(ledger::ApprovalsArgs),
+    /// Import a Hermes Agent config, or show the config in effect.
+    Config(config_cmd::ConfigArgs),
     /// Answer one harness hook event on stdin (Claude Code, Codex, Gemini CLI, Copilot CLI,
     /// Hermes) in that harness's protocol.
     ///
@@ -124,6 +138,10 @@ pub fn main() -> i32 {
         Cmd::Explain(a) => explain::run(a),
         Cmd::Rules(a) => rules::run(a),
         Cmd::Corpus(a) => corpus::run(a),
+        Cmd::Exec(a) => exec::run(a),
+        Cmd::Log(a) => ledger::run_log(a),
+        Cmd::Approvals(a) => ledger::run_approvals(a),
+        Cmd::Config(a) => config_cmd::run(a),
         Cmd::Hook(a) => hook::run(a),
         Cmd::Install(a) => install::run_install(a),
         Cmd::Uninstall(a) => install::run_uninstall(a),

@@ -55,10 +55,12 @@
 
 pub mod config;
 pub mod glob;
+pub mod hermes_import;
 pub mod matching;
 pub mod smart;
 pub mod sqlite;
 pub mod store;
+pub mod suggest;
 
 use std::time::Duration;
 
@@ -223,8 +225,9 @@ pub struct Verdict {
     /// The mode in force.
     pub mode: Mode,
     pub analysis: Analysis,
-    /// Config errors, ignored project settings and store failures, for the front end to
-    /// report (a verdict with warnings is still a sound decision).
+    /// Store failures, assessor failures and ignored flags, for the front end to report (a
+    /// verdict with warnings is still a sound decision). Config problems are in
+    /// [`LoadedConfig::problems`], reported once per load.
     pub warnings: Vec<String>,
     /// The ledger entry, when the store recorded it.
     pub ledger_id: Option<i64>,
@@ -276,14 +279,7 @@ fn messages(findings: &[&Finding]) -> String {
 /// ledger; store failures are reported in `warnings` and never allow anything.
 pub fn evaluate(req: &Request, loaded: &LoadedConfig, store: &mut dyn Store) -> Verdict {
     let cfg = &loaded.config;
-    let mut warnings: Vec<String> = loaded
-        .errors
-        .iter()
-        .map(|e| {
-            format!("config error: {e}; using the strictest settings (manual mode, no allowlist)")
-        })
-        .collect();
-    warnings.extend(loaded.warnings.iter().cloned());
+    let mut warnings: Vec<String> = Vec::new();
     let mode = match req.mode {
         // A `--mode` flag may not loosen a config that failed to load.
         Some(m) if !loaded.is_strict_fallback() => m,

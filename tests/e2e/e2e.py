@@ -35,6 +35,7 @@ def harness_bin(root, name):
     return {
         "claude": os.path.join(root, "claude", "node_modules", ".bin", "claude"),
         "hermes": os.path.join(root, "hermes-venv", "bin", "hermes"),
+        "gemini": os.path.join(root, "gemini", "node_modules", ".bin", "gemini"),
     }[name]
 
 
@@ -184,6 +185,79 @@ CLAUDE_SCENARIOS = [
 ]
 
 
+# ---- Gemini CLI -----------------------------------------------------------------------
+
+def gemini_turn(args, scenario):
+    tmp = tempfile.mkdtemp(prefix=f"sg-e2e-gemini-{scenario['name']}-")
+    home, work = os.path.join(tmp, "home"), os.path.join(tmp, "work")
+    os.makedirs(os.path.join(home, ".gemini"))
+    os.makedirs(work)
+    marker = os.path.join(work, "MARKER")
+    command = scenario["command"].replace("MARKER", marker)
+    env = base_env(home)
+    # API-key auth against the loopback server; no folder-trust prompt in a throwaway dir.
+    with open(os.path.join(home, ".gemini", "settings.json"), "w") as f:
+        json.dump({"security": {"auth": {"selectedType": "gemini-api-key"},
+                                "folderTrust": {"enabled": False}}}, f, indent=2)
+    binary = args.shellgate
+    if args.record:
+        binary = recording_binary(args.shellgate, args.record, tmp, "gemini")
+    inst = run([args.shellgate, "install", "gemini", "--user", "--binary", binary], env, work)
+    if inst.returncode != 0:
+        return tmp, False, f"install failed: {inst.stderr}"
+    tool_input = json.loads(json.dumps(scenario.get("tool_input"))
+                            .replace("HOME/", home + "/").replace("WORK/", work + "/"))
+    server = Server(tmp, command, scenario.get("tool"), tool_input)
+    try:
+        env.update({
+            "GOOGLE_GEMINI_BASE_URL": f"http://127.0.0.1:{server.port}",
+            "GEMINI_API_KEY": "e2e-dummy",
+            "GEMINI_CLI_NO_RELAUNCH": "1",
+        })
+        # An explicit model skips Gemini's model router (extra classifier requests).
+        p = run([harness_bin(args.harnesses, "gemini"), "-p", "Do the task.", "--yolo",
+                 "-m", "gemini-2.5-flash", "--output-format", "json"], env, work)
+    finally:
+        server.stop()
+    ran = os.path.exists(marker)
+    if scenario.get("path_marker"):
+        ran = os.path.exists(scenario["path_marker"].replace("HOME", home).replace("WORK", work))
+    problems = []
+    if ran != scenario["runs"]:
+        problems.append(f"the command {'ran' if ran else 'did not run'}; expected it to "
+                        f"{'run' if scenario['runs'] else 'be blocked'}")
+    responses = [p for r in server.requests() for c in (r.get("body") or {}).get("contents", [])
+                 if isinstance(c, dict) for p in c.get("parts") or []
+                 if isinstance(p, dict) and "functionResponse" in p]
+    want = scenario.get("reason")
+    if want and not any(want in json.dumps(r) for r in responses):
+        problems.append(f"no function response sent back to the model mentions {want!r}: "
+                        f"{json.dumps(responses)[:400]}")
+    if not any(r.get("method") == "POST" for r in server.requests()):
+        problems.append("the harness never called the model server")
+    detail = f"exit {p.returncode}; stdout={p.stdout[-400:]!r}; stderr={p.stderr[-600:]!r}"
+    return tmp, not problems, "; ".join(problems) + ("\n    " + detail if problems else "")
+
+
+GEMINI_SCENARIOS = [
+    {"name": "allow", "command": "touch MARKER", "runs": True},
+    {"name": "deny", "command": "touch MARKER; mkfs.ext4 -q /dev/sdzz9", "runs": False,
+     "reason": "SG1201"},
+    # Gemini hooks cannot ask: shellgate's ask arrives as a deny with the reason.
+    {"name": "ask-as-deny", "command": "touch MARKER; git reset --hard", "runs": False,
+     "reason": "SG3301"},
+    # Gemini confines file tools to the workspace (and refuses .env there itself); another
+    # harness's hook settings inside the workspace are shellgate's call.
+    {"name": "write-protected", "command": "", "tool": "write_file",
+     "tool_input": {"file_path": "WORK/.github/hooks/off.json", "content": "{}\n"},
+     "path_marker": "WORK/.github/hooks/off.json", "runs": False,
+     "reason": "an agent harness's config"},
+    {"name": "write-allowed", "command": "", "tool": "write_file",
+     "tool_input": {"file_path": "WORK/notes.md", "content": "hi\n"},
+     "path_marker": "WORK/notes.md", "runs": True},
+]
+
+
 # ---- Hermes Agent ---------------------------------------------------------------------
 
 def hermes_turn(args, scenario, plugin=False):
@@ -218,7 +292,9 @@ def hermes_turn(args, scenario, plugin=False):
             "OPENAI_API_KEY": "sk-e2e-dummy",
             "HERMES_ACCEPT_HOOKS": "1",
         })
-        p = run([harness_bin(args.harnesses, "hermes"), "-z", "Do the task."], env, work)
+        # Only the tools under test: other toolsets install optional packages on first use.
+        p = run([harness_bin(args.harnesses, "hermes"), "-z", "Do the task.", "--toolsets", "terminal,file"],
+                env, work)
     finally:
         server.stop()
     ran = os.path.exists(marker)
@@ -270,6 +346,7 @@ HERMES_PLUGIN_SCENARIOS = [
 
 HARNESSES = {
     "claude": (claude_turn, CLAUDE_SCENARIOS, "claude"),
+    "gemini": (gemini_turn, GEMINI_SCENARIOS, "gemini"),
     "hermes": (hermes_turn, HERMES_SCENARIOS, "hermes"),
     "hermes-plugin": (lambda a, s: hermes_turn(a, s, plugin=True), HERMES_PLUGIN_SCENARIOS, "hermes"),
 }

@@ -14,6 +14,7 @@ import json
 import os
 import sys
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 COMMAND = os.environ.get("SG_E2E_COMMAND", "true")
@@ -30,7 +31,7 @@ def log(entry):
     if not LOG:
         return
     with _lock, open(LOG, "a", encoding="utf-8") as f:
-        f.write(json.dumps(entry) + "\n")
+        f.write(json.dumps(dict(entry, t=round(time.time(), 3))) + "\n")
 
 
 def anthropic_tools(body):
@@ -123,6 +124,10 @@ class Handler(BaseHTTPRequestHandler):
             self.anthropic(body)
         elif self.path.startswith("/v1/chat/completions") or self.path.startswith("/chat/completions"):
             self.openai(body)
+        elif ":streamGenerateContent" in self.path or ":generateContent" in self.path:
+            self.gemini(body, stream=":streamGenerateContent" in self.path)
+        elif ":countTokens" in self.path:
+            self._send(200, {"totalTokens": 10})
         else:
             self._send(404, {"error": {"type": "not_found", "message": self.path}})
 
@@ -161,6 +166,28 @@ class Handler(BaseHTTPRequestHandler):
                                "usage": {"output_tokens": 5}}),
             ("message_stop", {"type": "message_stop"}),
         ])
+
+    # ---- Gemini API (generateContent) ----
+
+    def gemini(self, body, stream):
+        names = [d.get("name") for t in body.get("tools") or [] if isinstance(t, dict)
+                 for d in t.get("functionDeclarations") or [] if isinstance(d, dict)]
+        answered = any("functionResponse" in p for c in body.get("contents") or [] if isinstance(c, dict)
+                       for p in c.get("parts") or [] if isinstance(p, dict))
+        tool = TOOL if TOOL in names else shell_tool(names)
+        if tool is not None and not answered:
+            args = TOOL_INPUT if TOOL in names else {"command": COMMAND}
+            part = {"functionCall": {"name": tool, "args": args}}
+        else:
+            part = {"text": "Done."}
+        resp = {"candidates": [{"content": {"role": "model", "parts": [part]}, "finishReason": "STOP",
+                                "index": 0}],
+                "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15},
+                "modelVersion": "scripted-model"}
+        if stream:
+            self._sse([(None, resp)])
+        else:
+            self._send(200, resp)
 
     # ---- OpenAI Chat Completions API ----
 
