@@ -696,3 +696,80 @@ fn project_file_can_only_tighten() {
     assert_eq!(c.config.mode, Mode::Manual);
     assert_eq!(decide("git reset --hard", &c).decision, Decision::Ask);
 }
+
+#[test]
+fn configured_protected_paths_make_writes_and_deletes_ask() {
+    let c = cfg(
+        "mode = \"smart\"\nprotected_paths = [\"~/notes\", \"/srv/data/*.db\", \"/home/user/project/vendor\"]\n",
+    );
+    for cmd in [
+        "echo x > ~/notes/todo.md",
+        "cp a.db /srv/data/main.db",
+        "rm -rf vendor",
+        "sed -i s/a/b/ /home/user/notes/x",
+    ] {
+        let v = decide(cmd, &c);
+        assert_eq!(v.decision, Decision::Ask, "{cmd}: {}", v.reason);
+    }
+    assert_eq!(decide("echo x > ~/other.md", &c).decision, Decision::Allow);
+    assert_eq!(
+        decide("rm -rf build", &c).decision,
+        Decision::Allow,
+        "smart"
+    );
+    assert_eq!(
+        decide("echo x > ~/notes/todo.md", &cfg("")).decision,
+        Decision::Allow
+    );
+}
+
+#[test]
+fn configured_harness_names_are_protected_from_kill() {
+    let c = cfg("harness_processes = [\"my-agent\"]\n");
+    for cmd in [
+        "pkill -f my-agent",
+        "killall my-agent",
+        "kill $(pgrep -f my-agent)",
+        "pkill -f agent",
+    ] {
+        assert_eq!(decide(cmd, &c).decision, Decision::Ask, "{cmd}");
+    }
+    assert_eq!(
+        decide("pkill -f my-agent", &cfg("")).decision,
+        Decision::Allow
+    );
+    assert_eq!(decide("pkill -f webpack", &c).decision, Decision::Allow);
+}
+
+#[test]
+fn default_policy_gives_the_analyzer_decision_on_the_whole_corpus() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
+    let files = shellgate::corpus::files(&dir).unwrap();
+    let loose = cfg("mode = \"off\"\nallow = [\"*\"]\n");
+    let mut n = 0;
+    for f in files {
+        for l in shellgate::corpus::load(&f).unwrap() {
+            let cmd = &l.case.cmd;
+            let a = shellgate::analyze(cmd, &Context::fixture());
+            let v = policy::evaluate(
+                &req(cmd),
+                &LoadedConfig::defaults(),
+                &mut MemoryStore::new(),
+            );
+            assert_eq!(v.decision, a.decision, "{cmd}: {}", v.reason);
+            // The loosest config never allows what the analyzer denies or cannot analyse.
+            let v = policy::evaluate(&req(cmd), &loose, &mut MemoryStore::new());
+            if a.decision == Decision::Deny {
+                assert_eq!(v.decision, Decision::Deny, "{cmd}");
+            }
+            if a.findings
+                .iter()
+                .any(|f| f.category == shellgate::rules::Category::Analysis)
+            {
+                assert_ne!(v.decision, Decision::Allow, "{cmd}");
+            }
+            n += 1;
+        }
+    }
+    assert!(n > 500, "{n} corpus cases");
+}

@@ -155,6 +155,8 @@ fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
 
 /// Unix seconds → `2026-12-01 10:00:00` (UTC).
 pub fn fmt_time(t: i64) -> String {
+    // Years 1..9999 only: the arithmetic below stays far from overflow.
+    let t = t.clamp(-62_135_596_800, 253_402_300_799);
     let (y, m, d) = civil(t.div_euclid(86_400));
     let s = t.rem_euclid(86_400);
     format!(
@@ -183,7 +185,7 @@ pub fn parse_since(s: &str, now: i64) -> Result<i64, String> {
             'd' => 86_400,
             _ => 7 * 86_400,
         };
-        return Ok(now - n * mult);
+        return Ok(now.saturating_sub(n.saturating_mul(mult)));
     }
     if let Ok(n) = t.parse::<i64>() {
         return Ok(n);
@@ -200,7 +202,13 @@ pub fn parse_since(s: &str, now: i64) -> Result<i64, String> {
         Some(x) => num(x)?,
         None => 0,
     };
-    if !(1..=12).contains(&m) || !(1..=31).contains(&d) || hh > 23 || mm > 59 || ss > 60 {
+    if !(1..=9999).contains(&y)
+        || !(1..=12).contains(&m)
+        || !(1..=31).contains(&d)
+        || !(0..=23).contains(&hh)
+        || !(0..=59).contains(&mm)
+        || !(0..=60).contains(&ss)
+    {
         return Err(bad());
     }
     Ok(days_from_civil(y, m as u32, d as u32) * 86_400 + hh * 3600 + mm * 60 + ss)
@@ -243,6 +251,20 @@ fn table(head: &[&str], rows: &[Vec<String>]) -> String {
         out.push_str(&line(r.iter().map(String::as_str).collect()));
     }
     out
+}
+
+/// Print `v` as pretty JSON; the exit code.
+fn print_json(out: &mut impl Write, v: &impl Serialize, what: &str) -> i32 {
+    match serde_json::to_string_pretty(v) {
+        Ok(s) => {
+            let _ = writeln!(out, "{s}");
+            0
+        }
+        Err(e) => {
+            eprintln!("shellgate: could not encode {what}: {e}");
+            EXIT_INTERNAL
+        }
+    }
 }
 
 pub fn run_log(args: LogArgs) -> i32 {
@@ -372,16 +394,7 @@ pub fn run_approvals(args: ApprovalsArgs) -> i32 {
                     allow: &cfg.config.allow,
                     config,
                 };
-                return match serde_json::to_string_pretty(&j) {
-                    Ok(s) => {
-                        let _ = writeln!(out, "{s}");
-                        0
-                    }
-                    Err(e) => {
-                        eprintln!("shellgate: could not encode approvals: {e}");
-                        EXIT_INTERNAL
-                    }
-                };
+                return print_json(&mut out, &j, "approvals");
             }
             if all.is_empty() {
                 let _ = writeln!(out, "no session or once approvals in force");
@@ -480,7 +493,7 @@ fn run_suggest(
 ) -> i32 {
     let (cfg, mut store) = state.open();
     let q = LogQuery {
-        since: Some(policy::now() - days as i64 * 86_400),
+        since: Some(policy::now().saturating_sub(i64::from(days) * 86_400)),
         approved_only: true,
         ..LogQuery::default()
     };
@@ -531,16 +544,7 @@ fn run_suggest(
         };
     }
     if json {
-        return match serde_json::to_string_pretty(&props) {
-            Ok(s) => {
-                let _ = writeln!(out, "{s}");
-                0
-            }
-            Err(e) => {
-                eprintln!("shellgate: could not encode proposals: {e}");
-                EXIT_INTERNAL
-            }
-        };
+        return print_json(&mut out, &props, "proposals");
     }
     if props.is_empty() {
         let _ = writeln!(
@@ -582,5 +586,9 @@ mod tests {
         assert_eq!(parse_since("2h", 10_000), Ok(2_800));
         assert_eq!(parse_since("1700000000", 0), Ok(1_700_000_000));
         assert!(parse_since("yesterday", 0).is_err());
+        assert!(parse_since("99999999999-01-01", 0).is_err());
+        assert!(parse_since("99999999999999999999w", 0).is_err());
+        assert!(parse_since("999999999999999999w", 5).is_ok(), "no overflow");
+        assert_eq!(fmt_time(i64::MAX), "9999-12-31 23:59:59");
     }
 }

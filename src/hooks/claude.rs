@@ -4,8 +4,9 @@
 
 use serde_json::{Value, json};
 
-use super::{Action, Event, HookError, Reply, Verdict, command_of, paths_of, str_field};
-use crate::Decision;
+use super::{
+    Action, Event, HookError, Reply, Verdict, by_decision, command_of, paths_of, str_field,
+};
 
 /// Claude's file-writing tools and the input fields naming their file.
 const FILE_TOOLS: &[(&str, &[&str])] = &[
@@ -63,34 +64,22 @@ fn decision_json(decision: &str, reason: &str) -> String {
 }
 
 pub fn answer(ev: &Event, v: &Verdict) -> Reply {
-    if ev.event != "PreToolUse" || matches!(ev.action, Action::PassThrough) {
+    if ev.event != "PreToolUse" {
         return Reply::default();
     }
-    match v.decision {
-        Decision::Allow => Reply::default(),
-        Decision::Ask => Reply {
-            stdout: decision_json("ask", &v.reason),
-            ..Reply::default()
-        },
-        Decision::Deny => Reply {
-            stdout: decision_json("deny", &v.reason),
-            ..Reply::default()
-        },
-    }
+    by_decision(
+        ev,
+        v,
+        |r| Reply::stdout(decision_json("ask", r)),
+        |r| Reply::stdout(decision_json("deny", r)),
+    )
 }
 
 /// A `PreToolUse` event that parsed gets the JSON deny; anything else gets exit 2, which
 /// Claude Code treats as blocking for every event that can block.
 pub fn refuse(ev: Option<&Event>, reason: &str) -> Reply {
     match ev {
-        Some(e) if e.event == "PreToolUse" => Reply {
-            stdout: decision_json("deny", reason),
-            ..Reply::default()
-        },
-        _ => Reply {
-            stderr: format!("{reason}\n"),
-            block: true,
-            ..Reply::default()
-        },
+        Some(e) if e.event == "PreToolUse" => Reply::stdout(decision_json("deny", reason)),
+        _ => Reply::blocking(reason),
     }
 }

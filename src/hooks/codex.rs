@@ -5,8 +5,7 @@
 
 use serde_json::{Value, json};
 
-use super::{Action, Event, HookError, Reply, Verdict, command_of, patch, str_field};
-use crate::Decision;
+use super::{Action, Event, HookError, Reply, Verdict, by_decision, command_of, patch, str_field};
 
 pub fn parse(v: &Value) -> Result<Event, HookError> {
     let event = str_field(v, "hook_event_name")
@@ -67,33 +66,18 @@ fn deny_json(reason: &str) -> String {
 }
 
 pub fn answer(ev: &Event, v: &Verdict) -> Reply {
-    if matches!(ev.action, Action::PassThrough) {
-        return Reply::default();
-    }
-    match v.decision {
-        Decision::Allow => Reply::default(),
-        Decision::Ask => Reply {
-            stdout: deny_json(&super::ask_as_deny(&v.reason, "Codex")),
-            ..Reply::default()
-        },
-        Decision::Deny => Reply {
-            stdout: deny_json(&v.reason),
-            ..Reply::default()
-        },
-    }
+    by_decision(
+        ev,
+        v,
+        |r| Reply::stdout(deny_json(&super::ask_as_deny(r, "Codex"))),
+        |r| Reply::stdout(deny_json(r)),
+    )
 }
 
 /// Exit 2 with the reason on stderr is a block in Codex for any input, parsed or not.
 pub fn refuse(ev: Option<&Event>, reason: &str) -> Reply {
     match ev {
-        Some(_) => Reply {
-            stdout: deny_json(reason),
-            ..Reply::default()
-        },
-        None => Reply {
-            stderr: format!("{reason}\n"),
-            block: true,
-            ..Reply::default()
-        },
+        Some(_) => Reply::stdout(deny_json(reason)),
+        None => Reply::blocking(reason),
     }
 }

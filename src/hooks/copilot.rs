@@ -5,8 +5,9 @@
 
 use serde_json::{Value, json};
 
-use super::{Action, Event, HookError, Reply, Verdict, command_of, paths_of, str_field};
-use crate::Decision;
+use super::{
+    Action, Event, HookError, Reply, Verdict, by_decision, command_of, paths_of, str_field,
+};
 
 /// Copilot's shell tools.
 const SHELL_TOOLS: &[&str] = &["bash", "shell", "powershell"];
@@ -53,26 +54,15 @@ fn decision_json(decision: &str, reason: &str) -> String {
 }
 
 pub fn answer(ev: &Event, v: &Verdict) -> Reply {
-    if matches!(ev.action, Action::PassThrough) {
-        return Reply::default();
-    }
-    match v.decision {
-        Decision::Allow => Reply::default(),
-        Decision::Ask => Reply {
-            stdout: decision_json("ask", &v.reason),
-            ..Reply::default()
-        },
-        Decision::Deny => Reply {
-            stdout: decision_json("deny", &v.reason),
-            ..Reply::default()
-        },
-    }
+    by_decision(
+        ev,
+        v,
+        |r| Reply::stdout(decision_json("ask", r)),
+        |r| Reply::stdout(decision_json("deny", r)),
+    )
 }
 
 /// The JSON deny; it needs no event name, so it serves unparsed input too.
 pub fn refuse(_ev: Option<&Event>, reason: &str) -> Reply {
-    Reply {
-        stdout: decision_json("deny", reason),
-        ..Reply::default()
-    }
+    Reply::stdout(decision_json("deny", reason))
 }

@@ -4,8 +4,9 @@
 
 use serde_json::{Value, json};
 
-use super::{Action, Event, HookError, Reply, Verdict, command_of, paths_of, str_field};
-use crate::Decision;
+use super::{
+    Action, Event, HookError, Reply, Verdict, by_decision, command_of, paths_of, str_field,
+};
 
 const FILE_TOOLS: &[(&str, &[&str])] =
     &[("write_file", &["file_path"]), ("replace", &["file_path"])];
@@ -53,34 +54,19 @@ fn deny_json(reason: &str) -> String {
 }
 
 pub fn answer(ev: &Event, v: &Verdict) -> Reply {
-    if matches!(ev.action, Action::PassThrough) {
-        return Reply::default();
-    }
-    match v.decision {
-        Decision::Allow => Reply::default(),
-        Decision::Ask => Reply {
-            stdout: deny_json(&super::ask_as_deny(&v.reason, "Gemini CLI")),
-            ..Reply::default()
-        },
-        Decision::Deny => Reply {
-            stdout: deny_json(&v.reason),
-            ..Reply::default()
-        },
-    }
+    by_decision(
+        ev,
+        v,
+        |r| Reply::stdout(deny_json(&super::ask_as_deny(r, "Gemini CLI"))),
+        |r| Reply::stdout(deny_json(r)),
+    )
 }
 
 /// The JSON deny for an event that parsed; exit 2 with the reason on stderr otherwise
 /// (Gemini's "system block").
 pub fn refuse(ev: Option<&Event>, reason: &str) -> Reply {
     match ev {
-        Some(_) => Reply {
-            stdout: deny_json(reason),
-            ..Reply::default()
-        },
-        None => Reply {
-            stderr: format!("{reason}\n"),
-            block: true,
-            ..Reply::default()
-        },
+        Some(_) => Reply::stdout(deny_json(reason)),
+        None => Reply::blocking(reason),
     }
 }

@@ -7,8 +7,9 @@
 
 use serde_json::{Value, json};
 
-use super::{Action, Event, HookError, Reply, Verdict, command_of, patch, paths_of, str_field};
-use crate::Decision;
+use super::{
+    Action, Event, HookError, Reply, Verdict, by_decision, command_of, patch, paths_of, str_field,
+};
 
 pub fn parse(v: &Value) -> Result<Event, HookError> {
     let event = str_field(v, "hook_event_name")
@@ -69,14 +70,12 @@ fn block(reason: &str) -> Reply {
 }
 
 pub fn answer(ev: &Event, v: &Verdict) -> Reply {
-    if matches!(ev.action, Action::PassThrough) {
-        return Reply::default();
-    }
-    match v.decision {
-        Decision::Allow => Reply::default(),
-        Decision::Ask => block(&super::ask_as_deny(&v.reason, "Hermes shell")),
-        Decision::Deny => block(&v.reason),
-    }
+    by_decision(
+        ev,
+        v,
+        |r| block(&super::ask_as_deny(r, "Hermes shell")),
+        block,
+    )
 }
 
 pub fn refuse(_ev: Option<&Event>, reason: &str) -> Reply {
@@ -92,21 +91,16 @@ pub fn refuse(_ev: Option<&Event>, reason: &str) -> Reply {
 // can answer). Allow is no output.
 
 fn directive(action: &str, message: &str) -> Reply {
-    Reply {
-        stdout: json!({"action": action, "message": message}).to_string() + "\n",
-        ..Reply::default()
-    }
+    Reply::stdout(json!({"action": action, "message": message}).to_string() + "\n")
 }
 
 pub fn plugin_answer(ev: &Event, v: &Verdict) -> Reply {
-    if matches!(ev.action, Action::PassThrough) {
-        return Reply::default();
-    }
-    match v.decision {
-        Decision::Allow => Reply::default(),
-        Decision::Ask => directive("approve", &v.reason),
-        Decision::Deny => directive("block", &v.reason),
-    }
+    by_decision(
+        ev,
+        v,
+        |r| directive("approve", r),
+        |r| directive("block", r),
+    )
 }
 
 pub fn plugin_refuse(reason: &str) -> Reply {

@@ -104,6 +104,43 @@ pub struct Reply {
     pub block: bool,
 }
 
+impl Reply {
+    /// Exit 0 with `text` on stdout.
+    pub fn stdout(text: String) -> Reply {
+        Reply {
+            stdout: text,
+            ..Reply::default()
+        }
+    }
+
+    /// The blocking exit status (2) with `reason` on stderr.
+    pub fn blocking(reason: &str) -> Reply {
+        Reply {
+            stderr: format!("{reason}\n"),
+            block: true,
+            ..Reply::default()
+        }
+    }
+}
+
+/// The shape every adapter's answer shares: nothing for a tool shellgate does not judge
+/// or an allowed call; otherwise the harness's reply for an ask or a deny, given the reason.
+pub(crate) fn by_decision(
+    ev: &Event,
+    v: &Verdict,
+    ask: impl FnOnce(&str) -> Reply,
+    deny: impl FnOnce(&str) -> Reply,
+) -> Reply {
+    if matches!(ev.action, Action::PassThrough) {
+        return Reply::default();
+    }
+    match v.decision {
+        Decision::Allow => Reply::default(),
+        Decision::Ask => ask(&v.reason),
+        Decision::Deny => deny(&v.reason),
+    }
+}
+
 /// Why an event could not be judged. Every variant ends in a deny for a shell or file call.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum HookError {

@@ -39,13 +39,18 @@ fn inline_code(
             i += 1;
             continue;
         };
-        // `-c CODE`, and bundles ending in the code flag (`perl -ne`, `python3 -Ic`).
-        let is_flag = flags.contains(&a.as_str())
-            || (a.starts_with('-')
-                && !a.starts_with("--")
-                && a.len() > 2
-                && flags.iter().any(|f| f.len() == 2 && a.ends_with(&f[1..])));
-        if is_flag {
+        // `-c CODE`, bundles ending in the code flag (`perl -ne`, `python3 -Ic`), code attached
+        // to the flag (`python3 -c'..'`, `perl -le'..'`) and `--eval=CODE`.
+        let attached = attached_code(lang, &a, flags);
+        if let Some(Some(code)) = attached {
+            pieces.push(code);
+            i += 1;
+            if lang == Lang::Python {
+                break;
+            }
+            continue;
+        }
+        if flags.contains(&a.as_str()) || attached.is_some() {
             match args.get(i + 1) {
                 Some(w) => match w.lit() {
                     Some(code) => pieces.push(code),
@@ -82,6 +87,50 @@ fn inline_code(
         return None;
     }
     stdin.map(|s| Ok(s.to_string()))
+}
+
+/// Short options that take the rest of their cluster as a value, per language: a code flag
+/// after one of them is part of that value (`perl -ie` sets the backup extension `e`).
+fn value_options(lang: Lang) -> &'static str {
+    match lang {
+        Lang::Python => "WXmQ",
+        Lang::Perl => "iIMmlxCdD0",
+        Lang::Ruby => "IrCEFKTWx0",
+        Lang::Node => "r",
+        Lang::Php => "cdzf",
+    }
+}
+
+/// Read one argument as an option cluster: `Some(Some(code))` when the code is attached
+/// (`-c'..'`, `-le'..'`, `--eval=..`), `Some(None)` when the cluster ends in the code flag
+/// (the code is the next argument), `None` when the argument holds no code flag.
+///
+/// node rejects code attached to `-e` (`bad option`) but takes `--eval=`; the attached form is
+/// still read as code, so a command that shows its code is judged on it.
+fn attached_code(lang: Lang, a: &str, flags: &[&str]) -> Option<Option<String>> {
+    if let Some(long) = a.strip_prefix("--") {
+        let (name, value) = long.split_once('=')?;
+        return flags
+            .iter()
+            .any(|f| f.strip_prefix("--") == Some(name))
+            .then(|| Some(value.to_string()));
+    }
+    let cluster = a.strip_prefix('-')?;
+    let is_flag = |c: char| flags.iter().any(|f| f.len() == 2 && f.ends_with(c));
+    // node reads `-pe` as `-p -e`: a cluster of code flags takes the next argument.
+    if lang == Lang::Node && !cluster.is_empty() && cluster.chars().all(is_flag) {
+        return Some(None);
+    }
+    for (k, c) in cluster.char_indices() {
+        if is_flag(c) {
+            let rest = &cluster[k + c.len_utf8()..];
+            return Some((!rest.is_empty()).then(|| rest.to_string()));
+        }
+        if !c.is_ascii_alphanumeric() || value_options(lang).contains(c) {
+            return None;
+        }
+    }
+    None
 }
 
 fn cap_name(k: CapKind) -> &'static str {

@@ -128,6 +128,11 @@ pub fn now() -> i64 {
         .unwrap_or(0)
 }
 
+/// `now` plus `secs`, saturating (a config may hold any number of seconds).
+fn later(now: i64, secs: u64) -> i64 {
+    now.saturating_add(i64::try_from(secs).unwrap_or(i64::MAX))
+}
+
 /// What decided a verdict.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
@@ -240,6 +245,10 @@ fn analysis_context(req: &Request, cfg: &Config) -> Context {
     ctx.mode = crate::Mode::Manual;
     ctx.unattended = false;
     ctx.sudo_password_configured = cfg.sudo_password_configured;
+    ctx.protected_paths
+        .extend(cfg.protected_paths.iter().cloned());
+    ctx.harness_names
+        .extend(cfg.harness_processes.iter().cloned());
     ctx
 }
 
@@ -312,14 +321,25 @@ pub fn evaluate(req: &Request, loaded: &LoadedConfig, store: &mut dyn Store) -> 
         ledger_id: None,
     };
     let entry = ledger_entry(req, &v, None, None);
-    match store.append(&entry) {
-        Ok(0) => {}
-        Ok(id) => v.ledger_id = Some(id),
-        Err(e) => v
-            .warnings
-            .push(format!("the decision was not recorded: {e}")),
-    }
+    v.ledger_id = append(store, &entry, "decision", &mut v.warnings);
     v
+}
+
+/// Append a ledger entry; a failure becomes a warning (never a different decision).
+fn append(
+    store: &mut dyn Store,
+    e: &LedgerEntry,
+    what: &str,
+    warnings: &mut Vec<String>,
+) -> Option<i64> {
+    match store.append(e) {
+        Ok(0) => None,
+        Ok(id) => Some(id),
+        Err(x) => {
+            warnings.push(format!("the {what} was not recorded: {x}"));
+            None
+        }
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -453,8 +473,8 @@ fn decide(
     let rest: Vec<&Finding> = uncovered.iter().map(|i| &findings[*i]).collect();
     // 5. Smart mode.
     if mode == Mode::Smart && !unanalysed {
-        let home = req.context.home.as_deref();
-        let low: Vec<Option<String>> = rest.iter().map(|f| smart::low_risk(a, f, home)).collect();
+        let ctx = analysis_context(req, cfg);
+        let low: Vec<Option<String>> = rest.iter().map(|f| smart::low_risk(a, f, &ctx)).collect();
         if low.iter().all(Option::is_some) {
             let why: Vec<String> = low.into_iter().flatten().collect();
             return (
@@ -629,7 +649,7 @@ pub fn record_answer(
                 cwd: req.context.cwd.clone(),
                 harness: req.harness.clone(),
                 created: now,
-                expires: Some(now + cfg.timeout.max(1) as i64),
+                expires: Some(later(now, cfg.timeout.max(1))),
             };
             match store.add_approval(&a) {
                 Ok(id) => rec.approvals.push(id),
@@ -649,7 +669,7 @@ pub fn record_answer(
                         cwd: req.context.cwd.clone(),
                         harness: req.harness.clone(),
                         created: now,
-                        expires: Some(now + cfg.session_ttl as i64),
+                        expires: Some(later(now, cfg.session_ttl)),
                     };
                     match store.add_approval(&a) {
                         Ok(id) => rec.approvals.push(id),
@@ -724,13 +744,7 @@ pub fn record_answer(
         answer: Some(answer),
         reason,
     };
-    match store.append(&entry) {
-        Ok(0) => {}
-        Ok(id) => rec.ledger_id = Some(id),
-        Err(e) => rec
-            .warnings
-            .push(format!("the answer was not recorded: {e}")),
-    }
+    rec.ledger_id = append(store, &entry, "answer", &mut rec.warnings);
     rec
 }
 

@@ -36,6 +36,7 @@ def harness_bin(root, name):
         "claude": os.path.join(root, "claude", "node_modules", ".bin", "claude"),
         "hermes": os.path.join(root, "hermes-venv", "bin", "hermes"),
         "gemini": os.path.join(root, "gemini", "node_modules", ".bin", "gemini"),
+        "codex": os.path.join(root, "codex", "node_modules", ".bin", "codex"),
     }[name]
 
 
@@ -108,24 +109,61 @@ sys.stdout.buffer.write(p.stdout); sys.stderr.buffer.write(p.stderr); sys.exit(p
     return path
 
 
+def scene(harness, scenario, dirs=()):
+    """A throwaway home and work directory for one scenario; the command with its marker."""
+    tmp = tempfile.mkdtemp(prefix=f"sg-e2e-{harness}-{scenario['name']}-")
+    home, work = os.path.join(tmp, "home"), os.path.join(tmp, "work")
+    for d in (home, work) + tuple(os.path.join(home, d) for d in dirs):
+        os.makedirs(d, exist_ok=True)
+    marker = os.path.join(work, "MARKER")
+    command = scenario["command"].replace("MARKER", marker)
+    return tmp, home, work, marker, command, base_env(home)
+
+
+def placeholders(value, home, work):
+    """`HOME/` and `WORK/` in a scenario's tool input or marker path, filled in."""
+    return json.loads(json.dumps(value).replace("HOME/", home + "/").replace("WORK/", work + "/"))
+
+
+def ran_marker(scenario, marker, home, work):
+    if scenario.get("path_marker"):
+        return os.path.exists(placeholders(scenario["path_marker"], home, work))
+    return os.path.exists(marker)
+
+
+def outcome(scenario, ran, results, server, proc, what):
+    """(ok, why): did the command run as expected, did the model hear the reason?"""
+    problems = []
+    if ran != scenario["runs"]:
+        problems.append(f"the command {'ran' if ran else 'did not run'}; expected it to "
+                        f"{'run' if scenario['runs'] else 'be blocked'}")
+    want = scenario.get("reason")
+    if want and not any(want in json.dumps(r) for r in results):
+        problems.append(f"no {what} sent back to the model mentions {want!r}: "
+                        f"{json.dumps(results)[:400]}")
+    if not any(r.get("method") == "POST" for r in server.requests()):
+        problems.append("the harness never called the model server")
+    detail = f"exit {proc.returncode}; stdout={proc.stdout[-400:]!r}; stderr={proc.stderr[-600:]!r}"
+    return not problems, "; ".join(problems) + ("\n    " + detail if problems else "")
+
+
+def bodies(server, key):
+    """Every element of `key` (messages, contents, input) in the requests the harness sent."""
+    return [x for r in server.requests() for x in (r.get("body") or {}).get(key) or []
+            if isinstance(x, dict)]
+
+
 # ---- Claude Code ----------------------------------------------------------------------
 
 def claude_turn(args, scenario):
-    tmp = tempfile.mkdtemp(prefix=f"sg-e2e-claude-{scenario['name']}-")
-    home, work = os.path.join(tmp, "home"), os.path.join(tmp, "work")
-    os.makedirs(home)
-    os.makedirs(work)
-    marker = os.path.join(work, "MARKER")
-    command = scenario["command"].replace("MARKER", marker)
-    env = base_env(home)
+    tmp, home, work, marker, command, env = scene("claude", scenario)
     binary = args.shellgate
     if args.record:
         binary = recording_binary(args.shellgate, args.record, tmp, "claude")
     inst = run([args.shellgate, "install", "claude", "--user", "--binary", binary], env, work)
     if inst.returncode != 0:
         return tmp, False, f"install failed: {inst.stderr}"
-    tool_input = json.loads(json.dumps(scenario.get("tool_input")).replace("HOME/", home + "/"))
-    server = Server(tmp, command, scenario.get("tool"), tool_input)
+    server = Server(tmp, command, scenario.get("tool"), placeholders(scenario.get("tool_input"), home, work))
     try:
         env.update({
             "ANTHROPIC_BASE_URL": f"http://127.0.0.1:{server.port}",
@@ -144,29 +182,13 @@ def claude_turn(args, scenario):
         out = json.loads(p.stdout or "{}")
     except ValueError:
         out = {}
-    ran = os.path.exists(marker)
-    if scenario.get("path_marker"):
-        ran = os.path.exists(scenario["path_marker"].replace("HOME", home))
-    problems = []
-    if ran != scenario["runs"]:
-        problems.append(f"the command {'ran' if ran else 'did not run'}; expected it to "
-                        f"{'run' if scenario['runs'] else 'be blocked'}")
-    denials = out.get("permission_denials") or []
-    if not scenario["runs"] and not denials:
-        problems.append("Claude reported no permission_denials")
     # What the model was told about the blocked call: the hook's reason must be in it.
-    results = [b for r in server.requests() for m in (r.get("body") or {}).get("messages", [])
-               if isinstance(m.get("content"), list) for b in m["content"]
-               if isinstance(b, dict) and b.get("type") == "tool_result"]
-    want = scenario.get("reason")
-    if want and not any(want in json.dumps(b) for b in results):
-        problems.append(f"no tool result sent back to the model mentions {want!r}: "
-                        f"{json.dumps(results)[:400]}")
-    if not any(r.get("method") == "POST" for r in server.requests()):
-        problems.append("the harness never called the model server")
-    detail = (f"exit {p.returncode}; permission_denials={json.dumps(denials)[:600]}; "
-              f"stderr={p.stderr[-800:]!r}")
-    return tmp, not problems, "; ".join(problems) + ("\n    " + detail if problems else "")
+    results = [b for m in bodies(server, "messages") if isinstance(m.get("content"), list)
+               for b in m["content"] if isinstance(b, dict) and b.get("type") == "tool_result"]
+    ok, why = outcome(scenario, ran_marker(scenario, marker, home, work), results, server, p, "tool result")
+    if ok and not scenario["runs"] and not out.get("permission_denials"):
+        return tmp, False, "Claude reported no permission_denials"
+    return tmp, ok, why
 
 
 CLAUDE_SCENARIOS = [
@@ -185,16 +207,61 @@ CLAUDE_SCENARIOS = [
 ]
 
 
+# ---- Codex CLI ------------------------------------------------------------------------
+
+CODEX_CONFIG = """\
+model = "gpt-5"
+model_provider = "scripted"
+
+[model_providers.scripted]
+name = "scripted"
+base_url = "http://127.0.0.1:{port}/v1"
+wire_api = "responses"
+env_key = "SG_E2E_API_KEY"
+"""
+
+
+def codex_turn(args, scenario):
+    tmp, home, work, marker, command, env = scene("codex", scenario, dirs=(".codex",))
+    env["CODEX_HOME"] = os.path.join(home, ".codex")
+    binary = args.shellgate
+    if args.record:
+        binary = recording_binary(args.shellgate, args.record, tmp, "codex")
+    inst = run([args.shellgate, "install", "codex", "--user", "--binary", binary], env, work)
+    if inst.returncode != 0:
+        return tmp, False, f"install failed: {inst.stderr}"
+    server = Server(tmp, command)
+    try:
+        with open(os.path.join(home, ".codex", "config.toml"), "w") as f:
+            f.write(CODEX_CONFIG.format(port=server.port))
+        env["SG_E2E_API_KEY"] = "e2e-dummy"
+        # Codex runs a new hook only once a person trusted it (/hooks in the TUI);
+        # --dangerously-bypass-hook-trust is its switch for vetted automation like this.
+        p = run([harness_bin(args.harnesses, "codex"), "exec", "--skip-git-repo-check",
+                 "--dangerously-bypass-approvals-and-sandbox", "--dangerously-bypass-hook-trust",
+                 "Do the task."], env, work)
+    finally:
+        server.stop()
+    results = [i for i in bodies(server, "input") if i.get("type") == "function_call_output"]
+    ok, why = outcome(scenario, ran_marker(scenario, marker, home, work), results, server, p,
+                      "function_call_output")
+    return tmp, ok, why
+
+
+CODEX_SCENARIOS = [
+    {"name": "allow", "command": "touch MARKER", "runs": True},
+    {"name": "deny", "command": "touch MARKER; mkfs.ext4 -q /dev/sdzz9", "runs": False,
+     "reason": "SG1201"},
+    # Codex hooks cannot ask: shellgate's ask arrives as a deny with the reason.
+    {"name": "ask-as-deny", "command": "touch MARKER; git reset --hard", "runs": False,
+     "reason": "SG3301"},
+]
+
+
 # ---- Gemini CLI -----------------------------------------------------------------------
 
 def gemini_turn(args, scenario):
-    tmp = tempfile.mkdtemp(prefix=f"sg-e2e-gemini-{scenario['name']}-")
-    home, work = os.path.join(tmp, "home"), os.path.join(tmp, "work")
-    os.makedirs(os.path.join(home, ".gemini"))
-    os.makedirs(work)
-    marker = os.path.join(work, "MARKER")
-    command = scenario["command"].replace("MARKER", marker)
-    env = base_env(home)
+    tmp, home, work, marker, command, env = scene("gemini", scenario, dirs=(".gemini",))
     # API-key auth against the loopback server; no folder-trust prompt in a throwaway dir.
     with open(os.path.join(home, ".gemini", "settings.json"), "w") as f:
         json.dump({"security": {"auth": {"selectedType": "gemini-api-key"},
@@ -205,9 +272,7 @@ def gemini_turn(args, scenario):
     inst = run([args.shellgate, "install", "gemini", "--user", "--binary", binary], env, work)
     if inst.returncode != 0:
         return tmp, False, f"install failed: {inst.stderr}"
-    tool_input = json.loads(json.dumps(scenario.get("tool_input"))
-                            .replace("HOME/", home + "/").replace("WORK/", work + "/"))
-    server = Server(tmp, command, scenario.get("tool"), tool_input)
+    server = Server(tmp, command, scenario.get("tool"), placeholders(scenario.get("tool_input"), home, work))
     try:
         env.update({
             "GOOGLE_GEMINI_BASE_URL": f"http://127.0.0.1:{server.port}",
@@ -219,24 +284,11 @@ def gemini_turn(args, scenario):
                  "-m", "gemini-2.5-flash", "--output-format", "json"], env, work)
     finally:
         server.stop()
-    ran = os.path.exists(marker)
-    if scenario.get("path_marker"):
-        ran = os.path.exists(scenario["path_marker"].replace("HOME", home).replace("WORK", work))
-    problems = []
-    if ran != scenario["runs"]:
-        problems.append(f"the command {'ran' if ran else 'did not run'}; expected it to "
-                        f"{'run' if scenario['runs'] else 'be blocked'}")
-    responses = [p for r in server.requests() for c in (r.get("body") or {}).get("contents", [])
-                 if isinstance(c, dict) for p in c.get("parts") or []
-                 if isinstance(p, dict) and "functionResponse" in p]
-    want = scenario.get("reason")
-    if want and not any(want in json.dumps(r) for r in responses):
-        problems.append(f"no function response sent back to the model mentions {want!r}: "
-                        f"{json.dumps(responses)[:400]}")
-    if not any(r.get("method") == "POST" for r in server.requests()):
-        problems.append("the harness never called the model server")
-    detail = f"exit {p.returncode}; stdout={p.stdout[-400:]!r}; stderr={p.stderr[-600:]!r}"
-    return tmp, not problems, "; ".join(problems) + ("\n    " + detail if problems else "")
+    results = [part for c in bodies(server, "contents") for part in c.get("parts") or []
+               if isinstance(part, dict) and "functionResponse" in part]
+    ok, why = outcome(scenario, ran_marker(scenario, marker, home, work), results, server, p,
+                      "function response")
+    return tmp, ok, why
 
 
 GEMINI_SCENARIOS = [
@@ -261,14 +313,9 @@ GEMINI_SCENARIOS = [
 # ---- Hermes Agent ---------------------------------------------------------------------
 
 def hermes_turn(args, scenario, plugin=False):
-    tmp = tempfile.mkdtemp(prefix=f"sg-e2e-hermes{'-plugin' if plugin else ''}-{scenario['name']}-")
-    home, work = os.path.join(tmp, "home"), os.path.join(tmp, "work")
+    tmp, home, work, marker, command, env = scene("hermes-plugin" if plugin else "hermes", scenario,
+                                                  dirs=(".hermes",))
     hermes_home = os.path.join(home, ".hermes")
-    os.makedirs(hermes_home)
-    os.makedirs(work)
-    marker = os.path.join(work, "MARKER")
-    command = scenario["command"].replace("MARKER", marker)
-    env = base_env(home)
     env["HERMES_HOME"] = hermes_home
     server = Server(tmp, command)
     try:
@@ -297,20 +344,9 @@ def hermes_turn(args, scenario, plugin=False):
                 env, work)
     finally:
         server.stop()
-    ran = os.path.exists(marker)
-    problems = []
-    if ran != scenario["runs"]:
-        problems.append(f"the command {'ran' if ran else 'did not run'}; expected it to "
-                        f"{'run' if scenario['runs'] else 'be blocked'}")
-    tool_results = [m for r in server.requests() for m in (r.get("body") or {}).get("messages", [])
-                    if isinstance(m, dict) and m.get("role") == "tool"]
-    want = scenario.get("reason")
-    if want and not any(want in json.dumps(m) for m in tool_results):
-        problems.append(f"no tool result sent back to the model mentions {want!r}")
-    if not any(r.get("method") == "POST" for r in server.requests()):
-        problems.append("the harness never called the model server")
-    detail = f"exit {p.returncode}; stdout={p.stdout[-600:]!r}; stderr={p.stderr[-800:]!r}"
-    return tmp, not problems, "; ".join(problems) + ("\n    " + detail if problems else "")
+    results = [m for m in bodies(server, "messages") if m.get("role") == "tool"]
+    ok, why = outcome(scenario, ran_marker(scenario, marker, home, work), results, server, p, "tool result")
+    return tmp, ok, why
 
 
 HERMES_CONFIG = """\
@@ -347,6 +383,7 @@ HERMES_PLUGIN_SCENARIOS = [
 HARNESSES = {
     "claude": (claude_turn, CLAUDE_SCENARIOS, "claude"),
     "gemini": (gemini_turn, GEMINI_SCENARIOS, "gemini"),
+    "codex": (codex_turn, CODEX_SCENARIOS, "codex"),
     "hermes": (hermes_turn, HERMES_SCENARIOS, "hermes"),
     "hermes-plugin": (lambda a, s: hermes_turn(a, s, plugin=True), HERMES_PLUGIN_SCENARIOS, "hermes"),
 }

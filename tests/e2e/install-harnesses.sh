@@ -3,12 +3,14 @@
 # the environment (pinned in .ci/run), into DIR:
 #   DIR/claude/node_modules/.bin/claude   @anthropic-ai/claude-code@$CLAUDE_CODE_VERSION (npm)
 #   DIR/gemini/node_modules/.bin/gemini   @google/gemini-cli@$GEMINI_CLI_VERSION (npm)
+#   DIR/codex/node_modules/.bin/codex     @openai/codex@$CODEX_VERSION (npm)
 #   DIR/hermes-venv/bin/hermes            hermes-agent==$HERMES_AGENT_VERSION (PyPI)
 # An install that is already at the pinned version is kept.
 set -euo pipefail
 DIR=${1:?usage: install-harnesses.sh DIR}
 : "${CLAUDE_CODE_VERSION:?set CLAUDE_CODE_VERSION (pinned in .ci/run)}"
 : "${GEMINI_CLI_VERSION:?set GEMINI_CLI_VERSION (pinned in .ci/run)}"
+: "${CODEX_VERSION:?set CODEX_VERSION (pinned in .ci/run)}"
 : "${HERMES_AGENT_VERSION:?set HERMES_AGENT_VERSION (pinned in .ci/run)}"
 mkdir -p "$DIR"
 
@@ -25,6 +27,12 @@ if [ "$have_gemini" != "$GEMINI_CLI_VERSION" ]; then
     "@google/gemini-cli@$GEMINI_CLI_VERSION"
 fi
 echo "gemini-cli $(node -e "console.log(require('$DIR/gemini/node_modules/@google/gemini-cli/package.json').version)")"
+
+have_codex=$(node -e "try{console.log(require('$DIR/codex/node_modules/@openai/codex/package.json').version)}catch(e){}" 2>/dev/null || true)
+if [ "$have_codex" != "$CODEX_VERSION" ]; then
+  npm install --prefix "$DIR/codex" --no-audit --no-fund --loglevel=error "@openai/codex@$CODEX_VERSION"
+fi
+"$DIR/codex/node_modules/.bin/codex" --version
 
 if ! "$DIR/hermes-venv/bin/python" -c "import importlib.metadata as m, sys; sys.exit(m.version('hermes-agent') != '$HERMES_AGENT_VERSION')" 2>/dev/null; then
   rm -rf "$DIR/hermes-venv"

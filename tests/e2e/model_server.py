@@ -126,6 +126,8 @@ class Handler(BaseHTTPRequestHandler):
             self.openai(body)
         elif ":streamGenerateContent" in self.path or ":generateContent" in self.path:
             self.gemini(body, stream=":streamGenerateContent" in self.path)
+        elif self.path.startswith("/v1/responses"):
+            self.openai_responses(body)
         elif ":countTokens" in self.path:
             self._send(200, {"totalTokens": 10})
         else:
@@ -165,6 +167,39 @@ class Handler(BaseHTTPRequestHandler):
             ("message_delta", {"type": "message_delta", "delta": {"stop_reason": stop, "stop_sequence": None},
                                "usage": {"output_tokens": 5}}),
             ("message_stop", {"type": "message_stop"}),
+        ])
+
+    # ---- OpenAI Responses API (Codex) ----
+
+    def openai_responses(self, body):
+        tools = body.get("tools") or []
+        names = [t.get("name") for t in tools if isinstance(t, dict)]
+        answered = any(isinstance(i, dict) and i.get("type") in ("function_call_output", "custom_tool_call_output")
+                       for i in body.get("input") or [])
+        tool = shell_tool(names)
+        rid = "resp_e2e"
+        usage = {"input_tokens": 10, "input_tokens_details": None, "output_tokens": 5,
+                 "output_tokens_details": None, "total_tokens": 15}
+        if tool is not None and not answered:
+            schema = next((t.get("parameters") or {} for t in tools if t.get("name") == tool), {})
+            props = schema.get("properties") or {}
+            if "cmd" in props:
+                args = {"cmd": COMMAND}
+            elif (props.get("command") or {}).get("type") == "array":
+                args = {"command": ["bash", "-lc", COMMAND]}
+            else:
+                args = {"command": COMMAND}
+            item = {"type": "function_call", "id": "fc_e2e_1", "call_id": "call_e2e_1", "name": tool,
+                    "arguments": json.dumps(args), "status": "completed"}
+        else:
+            item = {"type": "message", "id": "msg_e2e_1", "role": "assistant", "status": "completed",
+                    "content": [{"type": "output_text", "text": "Done.", "annotations": []}]}
+        self._sse([
+            ("response.created", {"type": "response.created", "response": {"id": rid, "status": "in_progress"}}),
+            ("response.output_item.added", {"type": "response.output_item.added", "output_index": 0, "item": item}),
+            ("response.output_item.done", {"type": "response.output_item.done", "output_index": 0, "item": item}),
+            ("response.completed", {"type": "response.completed",
+                                    "response": {"id": rid, "status": "completed", "output": [item], "usage": usage}}),
         ])
 
     # ---- Gemini API (generateContent) ----

@@ -1,6 +1,6 @@
 //! Simple commands: the words of one command become an argv, peeled of wrappers, and run.
 
-use super::{Block, Lowerer, Source, apply_assignment, heredoc_stdin};
+use super::{Block, Lowerer, Source, apply_assignment, heredoc_stdin, readback};
 use crate::Span;
 use crate::model::env::Env;
 use crate::model::word::WordMode;
@@ -87,6 +87,13 @@ impl Lowerer<'_> {
             ) || cn.field == Some("redirect")
             {
                 redirect_nodes.push(c);
+                let next = node
+                    .children
+                    .iter()
+                    .skip_while(|&&x| x != c)
+                    .nth(1)
+                    .copied();
+                word_groups.extend(readback::redirect_words(src, c, next));
                 last_end = None;
                 continue;
             }
@@ -117,6 +124,20 @@ impl Lowerer<'_> {
                 }
                 last_end = Some(cn.end);
             }
+        }
+        // Words of this command that the grammar put into the statement's trailing redirects.
+        let src_id = src.text.as_ptr() as usize;
+        let mut pending = Vec::new();
+        self.pending_words.retain(|(s, cmd, words)| {
+            let mine = *s == src_id && *cmd == id;
+            if mine {
+                pending.extend(words.iter().cloned());
+            }
+            !mine
+        });
+        if !pending.is_empty() {
+            word_groups.extend(pending);
+            word_groups.sort_by_key(|g| g.first().map(|&n| src.tree.node(n).start));
         }
         let mut pre = Block::empty_output();
         let mut assigns = Vec::new();
@@ -177,6 +198,7 @@ impl Lowerer<'_> {
         }
         let id = self.script.commands.len();
         let name = argv.first().and_then(program_name);
+        let opts = crate::model::opts::parse_program(name.as_deref(), argv.get(1..).unwrap_or(&[]));
         self.script.commands.push(Command {
             id,
             name,
@@ -194,6 +216,7 @@ impl Lowerer<'_> {
             synthetic: None,
             stdin_text: None,
             inline: None,
+            opts,
         });
         Block {
             commands: vec![id],
@@ -255,6 +278,8 @@ impl Lowerer<'_> {
         let stdin_text = heredoc_stdin(&redirects).or(stdin);
         let recursive = name.as_ref().is_some_and(|n| self.fn_stack.contains(n));
         let id = self.script.commands.len();
+        let opts =
+            crate::model::opts::parse_program(name.as_deref(), peeled.argv.get(1..).unwrap_or(&[]));
         self.script.commands.push(Command {
             id,
             name: name.clone(),
@@ -272,6 +297,7 @@ impl Lowerer<'_> {
             synthetic,
             stdin_text: stdin_text.clone(),
             inline: None,
+            opts,
         });
         let mut block = Block {
             commands: vec![id],

@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use super::env::Env;
-use super::word::{Expander, Substitute, WordMode};
+use super::word::{Expander, Substitute, WordMode, short as shorten};
 use super::{Issue, IssueKind, Origin, Script, Substitution, Word};
 use crate::Span;
 use crate::normalize::Normalized;
@@ -23,6 +23,7 @@ pub(crate) use super::source::{FnBody, Source, SrcMap};
 mod builtins;
 mod command;
 mod nested;
+mod readback;
 mod redirect;
 mod stmt;
 
@@ -68,6 +69,9 @@ pub struct Lowerer<'a> {
     placeholder: usize,
     /// Heredoc bodies the grammar misread as words: (source id, start, end).
     heredoc_cuts: Vec<(usize, usize, usize)>,
+    /// Words the grammar put into a statement's trailing redirects, waiting for the simple
+    /// command they belong to: (source id, command node, words).
+    pending_words: Vec<(usize, NodeId, Vec<Vec<NodeId>>)>,
 }
 
 /// Lower a parsed command into the model.
@@ -90,6 +94,7 @@ pub fn lower_script(
         files: BTreeMap::new(),
         placeholder: 0,
         heredoc_cuts: Vec::new(),
+        pending_words: Vec::new(),
     };
     let src = Rc::new(Source {
         text: norm.text.clone(),
@@ -225,14 +230,6 @@ pub fn is_shell(name: &str) -> bool {
             | "tcsh"
             | "csh"
     )
-}
-
-pub(super) fn shorten(s: &str) -> String {
-    let mut t: String = s.chars().take(60).collect();
-    if t.len() < s.len() {
-        t.push('…');
-    }
-    t
 }
 
 impl Substitute for Lowerer<'_> {

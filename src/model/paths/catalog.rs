@@ -39,6 +39,8 @@ pub enum PathClass {
     HarnessConfig,
     /// shellgate's own configuration and state.
     Guard,
+    /// A path the user's config protects (`protected_paths`).
+    Configured,
     /// A temporary path (`/tmp/x`, `/var/tmp/x`, `/dev/shm/x`).
     Temp,
     /// A path inside the working directory.
@@ -66,6 +68,7 @@ impl PathClass {
             PathClass::ProjectEnv => "an env file",
             PathClass::HarnessConfig => "an agent harness's config",
             PathClass::Guard => "shellgate's own config/state",
+            PathClass::Configured => "a path protected by the config (protected_paths)",
             PathClass::Temp => "a temporary path",
             PathClass::Workspace => "a workspace path",
             PathClass::Other => "a path",
@@ -277,22 +280,10 @@ fn canonical(path: &str) -> String {
     p
 }
 
-/// `*` within one component (no `/`), as fnmatch does for path names.
+/// `*` within one component: components never hold `/`, so the model's one glob matcher
+/// is fnmatch with `FNM_PATHNAME` here.
 fn component_matches(pat: &str, text: &str) -> bool {
-    match pat.split_once('*') {
-        None => pat == text,
-        Some((head, tail)) => {
-            let Some(rest) = text.strip_prefix(head) else {
-                return false;
-            };
-            if !tail.contains('*') {
-                return rest.len() >= tail.len() && rest.ends_with(tail);
-            }
-            (0..=rest.len())
-                .filter(|&i| rest.is_char_boundary(i))
-                .any(|i| component_matches(tail, &rest[i..]))
-        }
-    }
+    super::super::word::glob_match(pat, text)
 }
 
 /// Does `pattern` name `comps` or a directory above them?

@@ -2,70 +2,8 @@
 
 use crate::declare_rule;
 use crate::model::Command;
-use crate::rules::util::{FlagSpec, parse_words, route};
-use crate::rules::{Cx, Finding, Rule, RuleMeta};
-
-use super::subcommand;
-
-const CHECKOUT: FlagSpec = FlagSpec {
-    short_values: "bBU",
-    longs: &[
-        "quiet",
-        "progress",
-        "no-progress",
-        "force",
-        "ours",
-        "theirs",
-        "track",
-        "no-track",
-        "guess",
-        "no-guess",
-        "detach",
-        "orphan",
-        "ignore-skip-worktree-bits",
-        "merge",
-        "conflict",
-        "patch",
-        "ignore-other-worktrees",
-        "overwrite-ignore",
-        "no-overwrite-ignore",
-        "recurse-submodules",
-        "no-recurse-submodules",
-        "overlay",
-        "no-overlay",
-        "pathspec-from-file",
-        "pathspec-file-nul",
-        "help",
-    ],
-    long_values: &["orphan", "conflict", "pathspec-from-file"],
-};
-
-const RESTORE: FlagSpec = FlagSpec {
-    short_values: "s",
-    longs: &[
-        "source",
-        "patch",
-        "worktree",
-        "staged",
-        "quiet",
-        "progress",
-        "no-progress",
-        "ours",
-        "theirs",
-        "merge",
-        "conflict",
-        "ignore-unmerged",
-        "ignore-skip-worktree-bits",
-        "recurse-submodules",
-        "no-recurse-submodules",
-        "overlay",
-        "no-overlay",
-        "pathspec-from-file",
-        "pathspec-file-nul",
-        "help",
-    ],
-    long_values: &["source", "conflict", "pathspec-from-file"],
-};
+use crate::rules::util::route;
+use crate::rules::{Cx, Finding, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -108,22 +46,15 @@ fn whole_tree(p: &str) -> bool {
 }
 
 impl Rule for DiscardChanges {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_command(&self, _cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
-        let Some((sub, rest)) = subcommand(cmd) else {
-            return;
-        };
-        let what = match sub.as_str() {
+        let a = &cmd.opts;
+        let operands = a.operand_words(cmd.args());
+        let what = match a.sub().unwrap_or_default() {
             "checkout" => {
-                let a = parse_words(rest, &CHECKOUT);
                 if a.long("help") {
                     return;
                 }
-                if let Some(p) = a
-                    .operands
+                if let Some(p) = operands
                     .iter()
                     .filter_map(|w| w.lit())
                     .find(|t| whole_tree(t))
@@ -136,14 +67,12 @@ impl Rule for DiscardChanges {
                 }
             }
             "restore" => {
-                let a = parse_words(rest, &RESTORE);
                 let staged = a.flag('S', "staged");
                 let worktree = a.flag('W', "worktree");
                 if (staged && !worktree) || a.long("help") {
                     return;
                 }
-                let Some(p) = a
-                    .operands
+                let Some(p) = operands
                     .iter()
                     .filter_map(|w| w.lit())
                     .find(|t| whole_tree(t))
@@ -153,13 +82,7 @@ impl Rule for DiscardChanges {
                 format!("git restore {p} overwrites every uncommitted change in the work tree")
             }
             "switch" => {
-                let texts: Vec<String> = rest.iter().map(|w| w.text_with("…")).collect();
-                let discard = texts.iter().any(|t| {
-                    t == "--discard-changes"
-                        || t == "--force"
-                        || (t.starts_with('-') && !t.starts_with("--") && t.contains('f'))
-                });
-                if !discard {
+                if !(a.flag('f', "force") || a.long("discard-changes")) {
                     return;
                 }
                 "git switch --discard-changes throws away local changes while switching".to_string()

@@ -7,7 +7,7 @@ use crate::declare_rule;
 use crate::graph::FlowNode;
 use crate::model::Command;
 use crate::rules::util::route;
-use crate::rules::{Cx, Finding, Rule, RuleMeta};
+use crate::rules::{Cx, Finding, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -104,10 +104,6 @@ fn key_for(cmd: &Command) -> &'static str {
 }
 
 impl Rule for DecodedContentExecuted {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_script(&self, cx: &Cx, out: &mut Vec<Finding>) {
         // What a network node reaches (another rule's case), found once for all nodes; a
         // network node itself asks for a network node other than itself.

@@ -11,7 +11,7 @@ use crate::graph::{FlowEdge, FlowNode};
 use crate::model::paths::fix_tilde_path;
 use crate::model::{Command, Word};
 use crate::rules::util::{path_info, route, secret_word};
-use crate::rules::{Cx, Finding, Rule, RuleMeta};
+use crate::rules::{Cx, Finding, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -334,10 +334,6 @@ fn sends_stdin(cmd: &Command) -> bool {
 }
 
 impl Rule for SecretExfiltration {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_script(&self, cx: &Cx, out: &mut Vec<Finding>) {
         // Only a network client can send anything: without one there is nothing to find,
         // and the taint search below (a catalog lookup per argument) is the costliest part

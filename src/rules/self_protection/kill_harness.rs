@@ -4,9 +4,9 @@ use crate::declare_rule;
 use crate::model::{CmdId, Command};
 use crate::rules::processes::signals::selector;
 use crate::rules::util::route;
-use crate::rules::{Cx, Finding, Rule, RuleMeta};
+use crate::rules::{Cx, Finding, Rule};
 
-use super::harness_in;
+use super::harness_named;
 
 declare_rule! {
     /// ## What it does
@@ -45,21 +45,17 @@ declare_rule! {
 
 impl KillHarness {
     /// The harness name mentioned by one of the commands `ids` (the producers of a pid).
-    fn named_by(cx: &Cx, ids: &[CmdId]) -> Option<(&'static str, String)> {
+    fn named_by(cx: &Cx, ids: &[CmdId]) -> Option<(String, String)> {
         ids.iter()
             .filter_map(|id| cx.script.command(*id))
             .find_map(|c| {
                 let text = c.arg_texts().join(" ");
-                harness_in(&text).map(|h| (h, c.name.clone().unwrap_or_default()))
+                harness_named(cx.ctx, &text).map(|h| (h, c.name.clone().unwrap_or_default()))
             })
     }
 }
 
 impl Rule for KillHarness {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_command(&self, cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
         let prog = cmd.name.as_deref().unwrap_or("kill");
         if prog != "kill" {
@@ -72,11 +68,11 @@ impl Rule for KillHarness {
             }) {
                 return;
             }
-            let s = selector(prog, cmd.args());
+            let s = selector(cmd);
             let hit = s
                 .patterns
                 .iter()
-                .find_map(|w| harness_in(&w.text_with("…")).map(|h| (h, w)));
+                .find_map(|w| harness_named(cx.ctx, &w.text_with("…")).map(|h| (h, w)));
             if let Some((h, w)) = hit {
                 let mut f = Finding::on(
                     &Self::META,

@@ -3,6 +3,7 @@
 
 pub mod gateway_detached;
 pub mod gateway_stop;
+pub mod guard_loosen;
 pub mod kill_harness;
 pub mod launchd_stop;
 
@@ -17,19 +18,39 @@ pub fn harness_in(text: &str) -> Option<&'static str> {
     HARNESS.iter().copied().find(|h| t.contains(h))
 }
 
-/// The operands of a `hermes` command from its subcommand on, as text. Options before
-/// the subcommand are skipped; when the first operand directly follows an option it is
-/// taken as that option's value (`hermes -p work gateway stop`).
-pub fn hermes_operands(cmd: &Command) -> Vec<String> {
-    let words: Vec<String> = cmd.args().iter().map(|w: &Word| w.text_with("…")).collect();
-    let is_opt = |t: &String| t.starts_with('-') && t.len() > 1 && !t.contains('=');
-    let ops: Vec<(usize, &String)> = words
+/// The harness a process pattern names: a built-in name it mentions, or a configured
+/// harness name (`harness_processes`) it mentions or would match as a substring.
+pub fn harness_named(ctx: &crate::Context, text: &str) -> Option<String> {
+    if let Some(h) = harness_in(text) {
+        return Some(h.to_string());
+    }
+    let t = text.to_lowercase();
+    let t = t.trim_matches(|c: char| c == '…' || c.is_whitespace());
+    ctx.harness_names
         .iter()
-        .enumerate()
-        .filter(|(_, t)| !t.starts_with('-'))
+        .filter(|n| !n.trim().is_empty())
+        .find(|n| {
+            let n = n.to_lowercase();
+            t.contains(&n) || (t.chars().count() >= 2 && n.contains(t))
+        })
+        .cloned()
+}
+
+/// The operands of a `hermes` command from its subcommand on, as text, read by its grammar
+/// (`Command::opts`). An option the grammar does not know takes no value, so when the first
+/// operand directly follows an option and a known subcommand comes next, the first operand
+/// was that option's value (`hermes --model x gateway stop`).
+pub fn hermes_operands(cmd: &Command) -> Vec<String> {
+    let args = cmd.args();
+    let o = &cmd.opts;
+    let ops: Vec<(usize, String)> = o
+        .operands
+        .iter()
+        .filter_map(|&i| args.get(i).map(|w: &Word| (i, w.text_with("…"))))
         .collect();
+    let after_option = |i: usize| i > 0 && o.all().any(|x| x.word == i - 1 && x.value.is_none());
     let skip = match ops.first() {
-        Some((i, _)) if *i > 0 && words.get(i - 1).is_some_and(is_opt) => {
+        Some((i, _)) if after_option(*i) => {
             let next_is_sub = ops.get(1).is_some_and(|(_, t)| {
                 matches!(
                     t.as_str(),
@@ -40,5 +61,5 @@ pub fn hermes_operands(cmd: &Command) -> Vec<String> {
         }
         _ => 0,
     };
-    ops.into_iter().skip(skip).map(|(_, t)| t.clone()).collect()
+    ops.into_iter().skip(skip).map(|(_, t)| t).collect()
 }

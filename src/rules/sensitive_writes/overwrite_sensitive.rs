@@ -6,7 +6,7 @@ use crate::model::paths::PathClass;
 use crate::model::{Command, RedirectOp};
 use crate::rules::util::protected_word;
 use crate::rules::util::route;
-use crate::rules::{Cx, Finding, Rule, RuleMeta};
+use crate::rules::{Cx, Finding, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -83,10 +83,6 @@ fn tee_targets(cmd: &Command) -> Vec<&crate::model::Word> {
 }
 
 impl Rule for OverwriteSensitive {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_script(&self, cx: &Cx, out: &mut Vec<Finding>) {
         for cmd in &cx.script.commands {
             for r in &cmd.redirects {
