@@ -475,6 +475,12 @@ pub static KILLALL: Grammar = Grammar {
     ..Grammar::GNU
 };
 
+/// `init`, `telinit` (sysvinit: `-t SECONDS`, `-e VAR=VALUE` before the runlevel).
+pub static TELINIT: Grammar = Grammar {
+    short_values: "te",
+    ..Grammar::GNU
+};
+
 pub static CRONTAB: Grammar = Grammar {
     short_values: "unx",
     ..Grammar::GNU
@@ -1480,6 +1486,7 @@ pub static PROGRAMS: &[(&[&str], &Grammar)] = &[
     (&["ssh-keygen"], &SSH_KEYGEN),
     (&["systemctl"], &SYSTEMCTL),
     (&["crontab"], &CRONTAB),
+    (&["init", "telinit"], &TELINIT),
     (&["kill"], &KILL),
     (&["pkill", "pgrep"], &PKILL),
     (&["killall"], &KILLALL),

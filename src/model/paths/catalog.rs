@@ -288,8 +288,12 @@ fn component_matches(pat: &str, text: &str) -> bool {
 
 /// Does `pattern` name `comps` or a directory above them?
 fn tree_matches(pattern: &str, comps: &[&str]) -> bool {
-    let pat: Vec<&str> = pattern.split('/').filter(|c| !c.is_empty()).collect();
-    pat.len() <= comps.len() && pat.iter().zip(comps).all(|(p, c)| component_matches(p, c))
+    // Walked without collecting: this runs for every catalog row of every path looked up.
+    let mut comps = comps.iter();
+    pattern
+        .split('/')
+        .filter(|c| !c.is_empty())
+        .all(|p| comps.next().is_some_and(|c| component_matches(p, c)))
 }
 
 fn components(p: &str) -> Vec<&str> {

@@ -69,17 +69,9 @@ fn key(s: PathClass, tee: bool, path: &str) -> &'static str {
     }
 }
 
+/// The files `tee`/`sponge` write: their operands, read by their grammar.
 fn tee_targets(cmd: &Command) -> Vec<&crate::model::Word> {
-    let mut out = Vec::new();
-    let mut only = false;
-    for w in cmd.args() {
-        match w.lit() {
-            Some(t) if !only && t == "--" => only = true,
-            Some(t) if !only && t.starts_with('-') && t.len() > 1 => {}
-            _ => out.push(w),
-        }
-    }
-    out
+    cmd.opts.operand_words(cmd.args())
 }
 
 impl Rule for OverwriteSensitive {
