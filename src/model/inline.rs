@@ -3,85 +3,19 @@
 //! literal deletes as `rm` commands, so the same rules judge them.
 
 use super::env::Env;
-use super::interp::{self, CapKind, Lang, ShellOut};
+use super::interp::{self, CapKind, ShellOut};
 use super::lower::{Block, Lowerer};
 use super::{CmdId, InlineCode, Origin, OriginKind, Word};
 
-/// The code an interpreter invocation runs, when it is inline (flag or stdin).
+/// The code an interpreter invocation runs, when it is inline (flag or stdin), read with the
+/// interpreter's row of the interpreter table.
 fn inline_code(
-    lang: Lang,
-    name: &str,
+    it: &interp::table::Interpreter,
     argv: &[Word],
     stdin: Option<&str>,
 ) -> Option<Result<String, String>> {
-    let args = argv.get(1..).unwrap_or(&[]);
-    let flags: &[&str] = match lang {
-        Lang::Python => &["-c"],
-        Lang::Node => &["-e", "--eval", "-p", "--print"],
-        Lang::Perl => &["-e", "-E"],
-        Lang::Ruby => &["-e"],
-        Lang::Php => &["-r"],
-    };
-    let mut pieces = Vec::new();
-    let mut i = 0;
-    let mut script_operand = false;
-    if (name == "deno" || name == "bun")
-        && args.first().and_then(|w| w.lit()).as_deref() == Some("eval")
-    {
-        return Some(
-            args.get(1)
-                .and_then(|w| w.lit())
-                .ok_or_else(|| "code known only at run time".to_string()),
-        );
-    }
-    while i < args.len() {
-        let Some(a) = args[i].lit() else {
-            i += 1;
-            continue;
-        };
-        // `-c CODE`, and bundles ending in the code flag (`perl -ne`, `python3 -Ic`).
-        let is_flag = flags.contains(&a.as_str())
-            || (a.starts_with('-')
-                && !a.starts_with("--")
-                && a.len() > 2
-                && flags.iter().any(|f| f.len() == 2 && a.ends_with(&f[1..])));
-        if is_flag {
-            match args.get(i + 1) {
-                Some(w) => match w.lit() {
-                    Some(code) => pieces.push(code),
-                    None => return Some(Err("the code is only known at run time".into())),
-                },
-                None => return Some(Err("the code flag has no argument".into())),
-            }
-            i += 2;
-            if lang == Lang::Python {
-                break;
-            }
-            continue;
-        }
-        if a == "-" {
-            break;
-        }
-        if !a.starts_with('-') {
-            script_operand = true;
-            break;
-        }
-        if lang == Lang::Python && matches!(a.as_str(), "-m" | "-W" | "-X" | "-Q") {
-            if a == "-m" {
-                return None;
-            }
-            i += 2;
-            continue;
-        }
-        i += 1;
-    }
-    if !pieces.is_empty() {
-        return Some(Ok(pieces.join("\n")));
-    }
-    if script_operand {
-        return None;
-    }
-    stdin.map(|s| Ok(s.to_string()))
+    let args: Vec<Option<String>> = argv.get(1..).unwrap_or(&[]).iter().map(Word::lit).collect();
+    interp::table::inline_code(it, &args, stdin)
 }
 
 fn cap_name(k: CapKind) -> &'static str {
@@ -103,12 +37,13 @@ pub(super) fn lower_inline(
     env: &mut Env,
     origin: &Origin,
 ) -> Option<Block> {
-    let lang = interp::lang_for_program(name)?;
+    let it = interp::table::lookup(name)?;
+    let lang = it.lang;
     let (span, stdin) = {
         let c = l.script.commands.get(id)?;
         (c.span, c.stdin_text.clone())
     };
-    let code = match inline_code(lang, name, argv, stdin.as_deref())? {
+    let code = match inline_code(it, argv, stdin.as_deref())? {
         Ok(c) => c,
         Err(reason) => {
             if let Some(c) = l.script.commands.get_mut(id) {
@@ -177,6 +112,31 @@ pub(super) fn lower_inline(
             &origin.push(step),
             None,
             Some(d.call.clone()),
+        );
+        out.commands.extend(b.commands);
+    }
+    for w in &scan.writes {
+        // Judged by its target like any other write: `tee` is the one writer every
+        // sensitive-path rule reads.
+        let words = vec![
+            Word::literal("tee", span),
+            Word::literal("--", span),
+            Word::literal(&w.path, span),
+        ];
+        let step = super::OriginStep {
+            kind: OriginKind::Interpreter,
+            span,
+            detail: format!("{name} {}", w.call),
+        };
+        let b = l.run_argv(
+            words,
+            Vec::new(),
+            Vec::new(),
+            span,
+            env,
+            &origin.push(step),
+            None,
+            Some(w.call.clone()),
         );
         out.commands.extend(b.commands);
     }
