@@ -10,6 +10,7 @@ pub mod fallback;
 pub mod graph;
 pub mod model;
 pub mod normalize;
+pub mod policy;
 pub mod rules;
 pub mod syntax;
 

@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
-use super::lower::FnBody;
+use super::source::FnBody;
 
 /// What is known about a variable.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,6 +1,7 @@
 //! The lowered model: the simple commands bash will execute, with decoded words, resolved
 //! program names, redirects, and the origin of every command (top level or nested code).
 
+mod block;
 mod env;
 mod hooks;
 mod inline;
@@ -8,6 +9,7 @@ pub mod interp;
 mod lower;
 pub mod paths;
 mod payload;
+mod source;
 pub mod sql;
 mod word;
 pub mod wrappers;

@@ -2,9 +2,11 @@
 //! backslashes, `$'..'`, known variables and parameter-expansion forms, `~`, brace
 //! expansion, word splitting of unquoted expansions, and substitutions (lowered as code).
 
+use super::block::Block;
 use super::env::{Env, VarValue};
-use super::lower::{Lowerer, Source};
+use super::source::Source;
 use super::{Origin, OriginKind, OriginStep, Piece, SubstKind, Substitution, Word, WordNote};
+use crate::normalize::Normalized;
 use crate::syntax::{NodeId, kinds as k};
 
 /// Most words one brace expansion may produce; beyond it the rest is summarised as unknown.
@@ -344,7 +346,29 @@ enum Expanded {
     Fields(Vec<String>),
 }
 
-impl Lowerer<'_> {
+/// What word expansion needs from the code around it, as mvdan/sh's `expand.Config` has: the
+/// code inside `$(..)` and `<(..)` is run (lowered) by the caller, reached through this callback,
+/// so expansion never depends on the lowering that drives it.
+pub(super) trait Substitute {
+    /// The user whose home `~` names, when known.
+    fn user(&self) -> Option<&str>;
+    /// Run the statements of one substitution in `env` (already a copy: a subshell).
+    fn run_substitution(
+        &mut self,
+        src: &Source,
+        nodes: &[NodeId],
+        env: &mut Env,
+        origin: &Origin,
+    ) -> Block;
+}
+
+/// Word expansion over one normalised command, running substitutions through `cx`.
+pub(super) struct Expander<'a> {
+    pub norm: &'a Normalized,
+    pub cx: &'a mut dyn Substitute,
+}
+
+impl Expander<'_> {
     fn lookup(&self, env: &Env, name: &str) -> Expanded {
         match name {
             "PWD" => {
@@ -668,7 +692,7 @@ impl Lowerer<'_> {
                         env.cwd.clone()
                     } else if user == "-" {
                         None
-                    } else if Some(&user) == self.user.as_ref() {
+                    } else if self.cx.user() == Some(user.as_str()) {
                         home.clone()
                     } else if user
                         .chars()
@@ -862,13 +886,9 @@ impl Lowerer<'_> {
                     detail: "command substitution $(..)".into(),
                 };
                 let mut sub_env = env.clone();
-                let block = self.lower_statements(
-                    src,
-                    &inner_nodes,
-                    &mut sub_env,
-                    &origin.push(step),
-                    None,
-                );
+                let block =
+                    self.cx
+                        .run_substitution(src, &inner_nodes, &mut sub_env, &origin.push(step));
                 subs.push(Substitution {
                     kind: SubstKind::Command,
                     producers: block.tails.clone(),
@@ -909,13 +929,9 @@ impl Lowerer<'_> {
                     },
                 };
                 let mut sub_env = env.clone();
-                let block = self.lower_statements(
-                    src,
-                    &inner_nodes,
-                    &mut sub_env,
-                    &origin.push(step),
-                    None,
-                );
+                let block =
+                    self.cx
+                        .run_substitution(src, &inner_nodes, &mut sub_env, &origin.push(step));
                 subs.push(Substitution {
                     kind: if out_dir {
                         SubstKind::ProcessOut

@@ -1,8 +1,9 @@
 //! Shared helpers for rules: reading flags the way programs read them (short clusters,
 //! long options and their unambiguous prefixes, `--`), and classifying path operands.
 
-use crate::model::paths::{self, PathClass};
+use crate::model::paths::{self, Extent, PathClass, PathInfo, Roots};
 use crate::model::{Command, Word};
+use crate::rules::Cx;
 
 /// How a program reads its options.
 pub struct FlagSpec {
@@ -112,24 +113,45 @@ pub fn parse_words<'a>(words: &'a [Word], spec: &FlagSpec) -> Args<'a> {
 }
 
 /// Classify a path operand of `cmd` (its working directory and the context's home).
-pub fn classify(cmd: &Command, w: &Word, home: Option<&str>) -> PathClass {
+pub fn classify(cmd: &Command, w: &Word, home: Option<&str>) -> Extent {
     paths::classify_word(w, cmd.cwd.as_deref(), home)
 }
 
-/// Human wording for a path class, for messages.
-pub fn describe(class: &PathClass) -> String {
+/// What the catalog says about a resolved path, in this analysis's context.
+pub fn path_info(cx: &Cx, path: &str) -> PathInfo {
+    paths::classify(
+        &paths::fix_tilde_path(path, cx.ctx.home.as_deref()),
+        Roots::of(cx.ctx),
+    )
+}
+
+/// A path word of `cmd` that is protected from writes, copies and deletes: its class and
+/// resolved path.
+pub fn protected_word(cx: &Cx, cmd: &Command, w: &Word) -> Option<(PathClass, String)> {
+    let p = paths::resolve_word(cmd, w, cx.ctx.home.as_deref())?;
+    let class = path_info(cx, &p).class;
+    class.is_protected().then_some((class, p))
+}
+
+/// Is this path word of `cmd` a secret (a credential, key or `.env*` file)?
+pub fn secret_word(cx: &Cx, cmd: &Command, w: &Word) -> bool {
+    paths::resolve_word(cmd, w, cx.ctx.home.as_deref()).is_some_and(|p| path_info(cx, &p).secret)
+}
+
+/// Human wording for a path extent, for messages.
+pub fn describe(class: &Extent) -> String {
     match class {
-        PathClass::Root => "the root filesystem".into(),
-        PathClass::SystemDir(d) => format!("the system directory {d}"),
-        PathClass::Home(h) => format!("the home directory {h}"),
-        PathClass::MaybeRoot(p) => format!("`{p}`, which is `/…` if the variable is empty"),
-        PathClass::Unknown(p) => format!("`{p}`, known only at run time"),
-        PathClass::InsideSystem(p) => format!("the system path {p}"),
-        PathClass::InsideHome(p) => format!("{p} in the home directory"),
-        PathClass::WorkDirItself(p) => format!("the working directory itself ({p})"),
-        PathClass::Temp(p) => format!("the temporary path {p}"),
-        PathClass::Workspace(p) => format!("{p} in the working directory"),
-        PathClass::Other(p) => p.clone(),
+        Extent::Root => "the root filesystem".into(),
+        Extent::SystemDir(d) => format!("the system directory {d}"),
+        Extent::Home(h) => format!("the home directory {h}"),
+        Extent::MaybeRoot(p) => format!("`{p}`, which is `/…` if the variable is empty"),
+        Extent::Unknown(p) => format!("`{p}`, known only at run time"),
+        Extent::InsideSystem(p) => format!("the system path {p}"),
+        Extent::InsideHome(p) => format!("{p} in the home directory"),
+        Extent::WorkDirItself(p) => format!("the working directory itself ({p})"),
+        Extent::Temp(p) => format!("the temporary path {p}"),
+        Extent::Workspace(p) => format!("{p} in the working directory"),
+        Extent::Other(p) => p.clone(),
     }
 }
 

@@ -1,19 +1,20 @@
 //! SG2002: non-recursive `rm`/`unlink` of a system file or a credential file.
 
 use crate::declare_rule;
-use crate::model::paths::{self, PathClass};
+use crate::model::paths::{self, Extent, PathClass};
 use crate::model::{Command, Word, WordValue};
-use crate::rules::util::{classify, describe, route};
+use crate::rules::util::{classify, describe, path_info, route};
 use crate::rules::{Cx, Finding, Rule, RuleMeta};
 
 declare_rule! {
     /// ## What it does
     /// Flags `rm` (without `-r`; recursive deletes are SG2001/SG1001) and `unlink` of a path
     /// under a system directory (`/etc/passwd`, `/usr/local/bin/tool`, `/etc/*`), of the
-    /// files directly in `/` or in a home directory (`rm /*`, `rm ~/*`), or of a credential
-    /// or guard file: `~/.ssh/*`, `~/.aws/`, `~/.kube/`, `~/.gnupg/`, `~/.netrc`,
-    /// `~/.docker/config.json`, `~/.config/gh/`, `~/.git-credentials`, `~/.hermes/`,
-    /// shellgate's config, shell startup files, and `.env*` files.
+    /// files directly in `/` or in a home directory (`rm /*`, `rm ~/*`), or of any path the
+    /// path catalog (`model::paths::catalog`) protects: credentials (`~/.ssh/*`, `~/.aws/`,
+    /// `~/.netrc`, ...), shell startup files, `.env*` files, agent harness configs
+    /// (`~/.hermes/`, `~/.claude/settings.json`, ...) and shellgate's own config and state,
+    /// in any user's home. The write rules (SG5001-SG5003) read the same catalog.
     ///
     /// ## Why is this bad?
     /// Deleting one system file can make the machine unbootable or lock users out;
@@ -39,69 +40,7 @@ declare_rule! {
     programs: ["rm", "unlink"],
     summary: "rm of a system file or a credential file",
     pass: ["rm notes.txt", "rm /tmp/x.log", "rm -f build/a.o", "rm ~/project/old.txt", "echo rm /etc/passwd", "rm ~/.cache/pip/x", "rm .env.example"],
-    fail: ["rm /etc/passwd", "sudo rm -f /etc/hosts", "rm ~/.ssh/id_rsa", "unlink /usr/local/bin/tool", "rm ~/.aws/credentials", "rm ~/.bashrc", "rm .env", "rm /etc/*", "cd /etc && rm passwd", "rm -f /etc/$F"],
-}
-
-/// Credential and guard files below the home directory (relative to it).
-const HOME_CREDENTIALS: &[&str] = &[
-    ".ssh",
-    ".aws",
-    ".kube",
-    ".gnupg",
-    ".netrc",
-    ".docker/config.json",
-    ".config/gh",
-    ".git-credentials",
-    ".hermes",
-    ".config/shellgate",
-    ".local/share/shellgate",
-    ".bashrc",
-    ".bash_profile",
-    ".bash_login",
-    ".bash_logout",
-    ".profile",
-    ".zshrc",
-    ".zshenv",
-    ".zprofile",
-    ".zlogin",
-    ".config/fish",
-    ".pgpass",
-    ".npmrc",
-    ".pypirc",
-    ".config/gcloud",
-    ".azure",
-];
-
-/// Is `path` (absolute, folded) a credential or guard file?
-pub fn is_credential_path(path: &str, home: Option<&str>) -> bool {
-    let base = path.rsplit('/').next().unwrap_or(path);
-    if base == ".env" || base.starts_with(".env.") {
-        // Templates committed to the repository hold no secrets.
-        let template = [".example", ".sample", ".template", ".dist", ".defaults"]
-            .iter()
-            .any(|s| base.ends_with(s));
-        return !template;
-    }
-    let Some(h) = home else { return false };
-    let Some(rel) = path
-        .strip_prefix(h.trim_end_matches('/'))
-        .and_then(|r| r.strip_prefix('/'))
-    else {
-        return false;
-    };
-    HOME_CREDENTIALS
-        .iter()
-        .any(|c| rel == *c || rel.strip_prefix(c).is_some_and(|r| r.starts_with('/')))
-}
-
-/// Temporary directories, where deleting an unknown name is routine.
-fn is_temp_dir(dir: &str) -> bool {
-    let d = paths::fold(dir);
-    matches!(
-        d.as_str(),
-        "/tmp" | "/var/tmp" | "/private/tmp" | "/dev/shm"
-    ) || d.starts_with("/tmp/")
-        || d.starts_with("/var/tmp/")
+    fail: ["rm /etc/passwd", "sudo rm -f /etc/hosts", "rm ~/.ssh/id_rsa", "unlink /usr/local/bin/tool", "rm ~/.aws/credentials", "rm ~/.bashrc", "rm .env", "rm ~/.kshrc", "rm ~/.local/state/shellgate/state.json", "rm /home/bob/.ssh/id_rsa", "rm /etc/*", "cd /etc && rm passwd", "rm -f /etc/$F"],
 }
 
 /// The known directory part of a path whose file name is only known at run time.
@@ -137,21 +76,19 @@ impl Rule for DeleteProtectedPath {
             let class = match classify(cmd, w, home) {
                 // Inside the working directory, but the working directory may itself be a
                 // system directory (`cd /etc && rm passwd`): judge the absolute path alone.
-                PathClass::Workspace(p) | PathClass::WorkDirItself(p) => {
+                Extent::Workspace(p) | Extent::WorkDirItself(p) => {
                     match paths::classify_abs(&p, home, None) {
-                        c @ (PathClass::Root
-                        | PathClass::SystemDir(_)
-                        | PathClass::InsideSystem(_)) => c,
-                        _ => PathClass::Workspace(p),
+                        c @ (Extent::Root | Extent::SystemDir(_) | Extent::InsideSystem(_)) => c,
+                        _ => Extent::Workspace(p),
                     }
                 }
                 // `rm /etc/$F`: the file is unknown, but the directory is known.
-                PathClass::Unknown(_) => match known_dir(cmd, w) {
-                    Some(dir) if !is_temp_dir(&dir) => {
+                Extent::Unknown(_) => match known_dir(cmd, w) {
+                    Some(dir) if path_info(cx, &dir).class != PathClass::Temp => {
                         match paths::classify_abs(&dir, home, None) {
-                            PathClass::Root
-                            | PathClass::SystemDir(_)
-                            | PathClass::InsideSystem(_) => PathClass::InsideSystem(dir),
+                            Extent::Root | Extent::SystemDir(_) | Extent::InsideSystem(_) => {
+                                Extent::InsideSystem(dir)
+                            }
                             _ => continue,
                         }
                     }
@@ -160,15 +97,15 @@ impl Rule for DeleteProtectedPath {
                 c => c,
             };
             let (system, path) = match &class {
-                PathClass::Root | PathClass::SystemDir(_) | PathClass::InsideSystem(_) => {
+                Extent::Root | Extent::SystemDir(_) | Extent::InsideSystem(_) => {
                     (true, String::new())
                 }
-                PathClass::Home(p) if w.has_glob() => (false, p.clone()),
-                PathClass::InsideHome(p)
-                | PathClass::Workspace(p)
-                | PathClass::WorkDirItself(p)
-                | PathClass::Other(p) => {
-                    if !is_credential_path(p, home) {
+                Extent::Home(p) if w.has_glob() => (false, p.clone()),
+                Extent::InsideHome(p)
+                | Extent::Workspace(p)
+                | Extent::WorkDirItself(p)
+                | Extent::Other(p) => {
+                    if !path_info(cx, p).class.is_protected() {
                         continue;
                     }
                     (false, p.clone())

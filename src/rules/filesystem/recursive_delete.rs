@@ -2,7 +2,7 @@
 
 use crate::declare_rule;
 use crate::model::Command;
-use crate::model::paths::PathClass;
+use crate::model::paths::Extent;
 use crate::rules::util::{classify, describe, route};
 use crate::rules::{Cx, Finding, Rule, RuleMeta};
 
@@ -50,19 +50,14 @@ impl Rule for RecursiveDelete {
             return;
         }
         let home = cx.ctx.home.as_deref();
-        let classes: Vec<PathClass> = args
+        let classes: Vec<Extent> = args
             .operands
             .iter()
             .map(|w| classify(cmd, w, home))
             .collect();
-        let rest: Vec<&PathClass> = classes
+        let rest: Vec<&Extent> = classes
             .iter()
-            .filter(|c| {
-                !matches!(
-                    c,
-                    PathClass::Root | PathClass::SystemDir(_) | PathClass::Home(_)
-                )
-            })
+            .filter(|c| !matches!(c, Extent::Root | Extent::SystemDir(_) | Extent::Home(_)))
             .collect();
         if rest.is_empty() {
             // Every target is blocked by SG1001 already.

@@ -1,7 +1,7 @@
 //! SG1001: recursive delete of `/`, a top-level system directory, or a home directory.
 
 use crate::declare_rule;
-use crate::model::paths::PathClass;
+use crate::model::paths::Extent;
 use crate::model::{Command, Word};
 use crate::rules::util::{FlagSpec, classify, describe, parse, route};
 use crate::rules::{Cx, Finding, Rule, RuleMeta};
@@ -58,9 +58,9 @@ impl RecursiveDeleteCritical {
     fn judge(cx: &Cx, cmd: &Command, target: &Word, how: &str, out: &mut Vec<Finding>) {
         let class = classify(cmd, target, cx.ctx.home.as_deref());
         let key = match class {
-            PathClass::Root => "recursive delete of root filesystem",
-            PathClass::SystemDir(_) => "recursive delete of system directory",
-            PathClass::Home(_) => "recursive delete of home directory",
+            Extent::Root => "recursive delete of root filesystem",
+            Extent::SystemDir(_) => "recursive delete of system directory",
+            Extent::Home(_) => "recursive delete of home directory",
             _ => return,
         };
         let mut f = Finding::on(

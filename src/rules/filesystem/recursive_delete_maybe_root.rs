@@ -2,7 +2,7 @@
 
 use crate::declare_rule;
 use crate::model::Command;
-use crate::model::paths::PathClass;
+use crate::model::paths::Extent;
 use crate::rules::util::{classify, route};
 use crate::rules::{Cx, Finding, Rule, RuleMeta};
 
@@ -46,7 +46,7 @@ impl Rule for RecursiveDeleteMaybeRoot {
             return;
         }
         for t in &args.operands {
-            if let PathClass::MaybeRoot(p) = classify(cmd, t, cx.ctx.home.as_deref()) {
+            if let Extent::MaybeRoot(p) = classify(cmd, t, cx.ctx.home.as_deref()) {
                 out.push(
                     Finding::on(
                         &Self::META,

@@ -2,7 +2,7 @@
 
 use crate::declare_rule;
 use crate::model::Command;
-use crate::model::paths::PathClass;
+use crate::model::paths::Extent;
 use crate::rules::util::{FlagSpec, classify, parse, route};
 use crate::rules::{Cx, Finding, Rule, RuleMeta};
 
@@ -80,12 +80,10 @@ impl Rule for ChownRoot {
             return;
         }
         let home = cx.ctx.home.as_deref();
-        if targets.iter().all(|t| {
-            matches!(
-                classify(cmd, t, home),
-                PathClass::Root | PathClass::SystemDir(_)
-            )
-        }) {
+        if targets
+            .iter()
+            .all(|t| matches!(classify(cmd, t, home), Extent::Root | Extent::SystemDir(_)))
+        {
             return;
         }
         let names = targets

@@ -2,7 +2,7 @@
 
 use crate::declare_rule;
 use crate::model::Command;
-use crate::model::paths::PathClass;
+use crate::model::paths::Extent;
 use crate::rules::util::{FlagSpec, classify, describe, parse, route};
 use crate::rules::{Cx, Finding, Rule, RuleMeta};
 
@@ -70,7 +70,7 @@ impl Rule for RecursivePermissionSystem {
         let skip = usize::from(!a.long("reference"));
         for t in a.operands.iter().skip(skip) {
             let class = classify(cmd, t, cx.ctx.home.as_deref());
-            if matches!(class, PathClass::Root | PathClass::SystemDir(_)) {
+            if matches!(class, Extent::Root | Extent::SystemDir(_)) {
                 let prog = cmd.name.as_deref().unwrap_or("chmod");
                 out.push(
                     Finding::on(

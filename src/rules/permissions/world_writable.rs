@@ -2,7 +2,7 @@
 
 use crate::declare_rule;
 use crate::model::Command;
-use crate::model::paths::PathClass;
+use crate::model::paths::Extent;
 use crate::rules::util::{FlagSpec, classify, parse, route};
 use crate::rules::{Cx, Finding, Rule, RuleMeta};
 
@@ -135,12 +135,9 @@ impl Rule for WorldWritable {
             let recursive = a.short('R') || a.long("recursive");
             if recursive {
                 let home = cx.ctx.home.as_deref();
-                let all_system = targets.iter().all(|t| {
-                    matches!(
-                        classify(cmd, t, home),
-                        PathClass::Root | PathClass::SystemDir(_)
-                    )
-                });
+                let all_system = targets
+                    .iter()
+                    .all(|t| matches!(classify(cmd, t, home), Extent::Root | Extent::SystemDir(_)));
                 if all_system {
                     return;
                 }

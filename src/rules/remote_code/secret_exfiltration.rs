@@ -8,9 +8,9 @@ use petgraph::visit::EdgeRef;
 
 use crate::declare_rule;
 use crate::graph::{FlowEdge, FlowNode};
+use crate::model::paths::fix_tilde_path;
 use crate::model::{Command, Word};
-use crate::rules::sensitive_writes::{fix_tilde_path, hermes_home, is_secret, resolve_word};
-use crate::rules::util::route;
+use crate::rules::util::{path_info, route, secret_word};
 use crate::rules::{Cx, Finding, Rule, RuleMeta};
 
 declare_rule! {
@@ -103,11 +103,7 @@ fn secret_text(cx: &Cx, cmd: &Command, w: &Word, text: &str) -> bool {
         text: text.to_string(),
         quoted: true,
     }];
-    let Some(p) = resolve_word(cmd, &word, cx.ctx.home.as_deref()) else {
-        return false;
-    };
-    let h = hermes_home(cx);
-    is_secret(&p, cx.ctx.home.as_deref(), h.as_deref())
+    secret_word(cx, cmd, &word)
 }
 
 fn word_secret(cx: &Cx, cmd: &Command, w: &Word) -> bool {
@@ -344,16 +340,13 @@ impl Rule for SecretExfiltration {
 
     fn check_script(&self, cx: &Cx, out: &mut Vec<Finding>) {
         let g = &cx.flow.graph;
-        let h = hermes_home(cx);
         // Taint: secret sources and everything their bytes reach.
         let mut what: std::collections::BTreeMap<NodeIndex, String> = Default::default();
         let mut q = VecDeque::new();
         let mut sources: Vec<NodeIndex> = Vec::new();
         for n in g.node_indices() {
             let src = match &g[n] {
-                FlowNode::File { path }
-                    if is_secret(path, cx.ctx.home.as_deref(), h.as_deref()) =>
-                {
+                FlowNode::File { path } if path_info(cx, path).secret => {
                     Some(fix_tilde_path(path, cx.ctx.home.as_deref()))
                 }
                 FlowNode::File { .. } | FlowNode::Payload { .. } => None,

@@ -1,9 +1,10 @@
 //! SG5002: `cp`, `mv`, `install`, `ln`, `dd of=`, `truncate` or a download into a system,
 //! credential, startup, cron, env, Hermes or shellgate path.
 
-use super::{Sensitive, sensitive_word};
 use crate::declare_rule;
+use crate::model::paths::PathClass;
 use crate::model::{Command, Word};
+use crate::rules::util::protected_word;
 use crate::rules::util::{FlagSpec, parse, route};
 use crate::rules::{Cx, Finding, Rule, RuleMeta};
 
@@ -84,10 +85,10 @@ const CP_SPEC: FlagSpec = FlagSpec {
     ],
 };
 
-fn key(s: Sensitive, path: &str) -> &'static str {
+fn key(s: PathClass, path: &str) -> &'static str {
     match s {
-        Sensitive::ProjectEnv => "overwrite project env/config file",
-        Sensitive::System | Sensitive::Cron
+        PathClass::ProjectEnv => "overwrite project env/config file",
+        PathClass::System | PathClass::Cron
             if path.starts_with("/etc")
                 || path.starts_with("/var")
                 || path.starts_with("/boot")
@@ -288,7 +289,7 @@ impl Rule for CopyIntoSensitive {
                 n.saturating_sub(1)
             };
             for w in a.operands.iter().take(sources) {
-                if let Some((s, p)) = sensitive_word(cx, cmd, w) {
+                if let Some((s, p)) = protected_word(cx, cmd, w) {
                     let mut f = Finding::on(
                         &Self::META,
                         cmd,
@@ -312,7 +313,7 @@ impl Rule for CopyIntoSensitive {
                 }
                 None => w.clone(),
             };
-            if let Some((s, p)) = sensitive_word(cx, cmd, &word) {
+            if let Some((s, p)) = protected_word(cx, cmd, &word) {
                 let name = cmd.name.clone().unwrap_or_default();
                 let mut f = Finding::on(
                     &Self::META,

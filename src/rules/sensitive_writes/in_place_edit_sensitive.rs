@@ -1,8 +1,9 @@
 //! SG5003: `sed -i`, `perl -i` or `ruby -i` editing a sensitive file in place.
 
-use super::{Sensitive, sensitive_word};
 use crate::declare_rule;
+use crate::model::paths::PathClass;
 use crate::model::{Command, Word};
+use crate::rules::util::protected_word;
 use crate::rules::util::route;
 use crate::rules::{Cx, Finding, Rule, RuleMeta};
 
@@ -154,15 +155,15 @@ fn interp_files(cmd: &Command) -> (bool, Vec<&Word>) {
     (inplace, ops)
 }
 
-fn key(s: Sensitive, long: bool, interp: bool) -> &'static str {
+fn key(s: PathClass, long: bool, interp: bool) -> &'static str {
     match (s, long, interp) {
-        (Sensitive::Hermes, _, true) => "in-place edit of Hermes config/env (perl/ruby)",
-        (Sensitive::Hermes, true, _) => "in-place edit of Hermes config/env (long flag)",
-        (Sensitive::Hermes, false, _) => "in-place edit of Hermes config/env",
-        (Sensitive::System | Sensitive::Cron, true, false) => {
+        (PathClass::HarnessConfig, _, true) => "in-place edit of Hermes config/env (perl/ruby)",
+        (PathClass::HarnessConfig, true, _) => "in-place edit of Hermes config/env (long flag)",
+        (PathClass::HarnessConfig, false, _) => "in-place edit of Hermes config/env",
+        (PathClass::System | PathClass::Cron, true, false) => {
             "in-place edit of system config (long flag)"
         }
-        (Sensitive::System | Sensitive::Cron, _, _) => "in-place edit of system config",
+        (PathClass::System | PathClass::Cron, _, _) => "in-place edit of system config",
         (_, _, true) => "in-place edit of sensitive credential/SSH/shell-rc path (perl/ruby)",
         (_, true, _) => "in-place edit of sensitive credential/SSH/shell-rc path (long flag)",
         _ => "in-place edit of sensitive credential/SSH/shell-rc path",
@@ -186,7 +187,7 @@ impl Rule for InPlaceEditSensitive {
             return;
         }
         for w in files {
-            if let Some((s, p)) = sensitive_word(cx, cmd, w) {
+            if let Some((s, p)) = protected_word(cx, cmd, w) {
                 let name = cmd.name.clone().unwrap_or_default();
                 let mut f = Finding::on(
                     &Self::META,

@@ -1,7 +1,15 @@
-//! Path resolution and classification: what a path argument names once `~`, the working
-//! directory and `.`/`..` are resolved (root, a system directory, home, a credential file...).
+//! Paths: resolving a path word (`~`, the working directory, `.`/`..`), its [`Extent`] (how
+//! much of the tree it covers: root, a top-level system directory, a home directory, the
+//! working directory itself, ...) for recursive deletes and permission changes, and, in
+//! [`catalog`], the one table of what a path *is* (system, credential, shell startup,
+//! harness or guard config, temp, workspace) that every write, delete, copy and upload rule
+//! reads.
 
-use super::{Piece, Word};
+pub mod catalog;
+
+pub use catalog::{PathClass, PathInfo, Roots, classify};
+
+use super::{Command, Piece, Word};
 
 /// Top-level directories whose loss breaks the system (Linux and macOS).
 pub const SYSTEM_DIRS: &[&str] = &[
@@ -32,9 +40,9 @@ pub const SYSTEM_DIRS: &[&str] = &[
     "/snap",
 ];
 
-/// What a path names, worst first.
+/// How much of the filesystem a path covers, worst first.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-pub enum PathClass {
+pub enum Extent {
     /// `/`, `/*`, `/.`, or a glob over top-level entries.
     Root,
     /// A top-level system directory or its contents (`/usr`, `/etc/*`).
@@ -91,15 +99,15 @@ fn is_glob(s: &str) -> bool {
 }
 
 /// Classify a resolved absolute path (glob characters allowed).
-pub fn classify_abs(path: &str, home: Option<&str>, cwd: Option<&str>) -> PathClass {
+pub fn classify_abs(path: &str, home: Option<&str>, cwd: Option<&str>) -> Extent {
     let folded = fold(path);
     let comps: Vec<&str> = folded.split('/').filter(|c| !c.is_empty()).collect();
     if comps.is_empty() {
-        return PathClass::Root;
+        return Extent::Root;
     }
     // A glob in the first component can match any top-level directory.
     if is_glob(comps[0]) {
-        return PathClass::Root;
+        return Extent::Root;
     }
     let top = format!("/{}", comps[0]);
     let all_glob = |rest: &[&str]| rest.iter().all(|c| *c == "*" || *c == ".*" || *c == "{*}");
@@ -110,17 +118,17 @@ pub fn classify_abs(path: &str, home: Option<&str>, cwd: Option<&str>) -> PathCl
             if comps.len() >= hcomps.len() && comps[..hcomps.len()] == hcomps[..] {
                 let rest = &comps[hcomps.len()..];
                 if rest.is_empty() || all_glob(rest) {
-                    return PathClass::Home(folded);
+                    return Extent::Home(folded);
                 }
                 if let Some(c) = cwd {
                     if within(&folded, c) && folded != fold(c) {
-                        return PathClass::Workspace(folded);
+                        return Extent::Workspace(folded);
                     }
                     if within(c, &folded) {
-                        return PathClass::WorkDirItself(folded);
+                        return Extent::WorkDirItself(folded);
                     }
                 }
-                return PathClass::InsideHome(folded);
+                return Extent::InsideHome(folded);
             }
         }
     }
@@ -128,16 +136,16 @@ pub fn classify_abs(path: &str, home: Option<&str>, cwd: Option<&str>) -> PathCl
     if (top == "/home" || top == "/Users") && comps.len() >= 2 {
         let rest = &comps[2..];
         if (rest.is_empty() || all_glob(rest)) && !is_glob(comps[1]) {
-            return PathClass::Home(folded);
+            return Extent::Home(folded);
         }
         if is_glob(comps[1]) && (rest.is_empty() || all_glob(rest)) {
-            return PathClass::SystemDir(top);
+            return Extent::SystemDir(top);
         }
     }
     if SYSTEM_DIRS.contains(&top.as_str()) {
         let rest = &comps[1..];
         if rest.is_empty() || all_glob(rest) {
-            return PathClass::SystemDir(top);
+            return Extent::SystemDir(top);
         }
         // Whole standard subtrees of /usr and /var are as bad as the directory itself.
         if rest.len() == 1
@@ -151,51 +159,43 @@ pub fn classify_abs(path: &str, home: Option<&str>, cwd: Option<&str>) -> PathCl
                     | ("/private", "etc" | "var")
             )
         {
-            return PathClass::SystemDir(folded);
+            return Extent::SystemDir(folded);
         }
     }
     if top == "/tmp" || folded.starts_with("/var/tmp/") || folded.starts_with("/private/tmp/") {
         if comps.len() == 1 {
             // `/tmp` itself is shared state of every user, but not a system directory.
-            return PathClass::InsideSystem(folded);
+            return Extent::InsideSystem(folded);
         }
-        return PathClass::Temp(folded);
+        return Extent::Temp(folded);
     }
     // The operating system's own trees stay system paths even when the working directory
     // is inside them (`cd /etc && rm passwd`).
-    if PROTECTED_TREES.iter().any(|t| within(&folded, t)) {
-        return PathClass::InsideSystem(folded);
+    if is_os_tree(&folded) {
+        return Extent::InsideSystem(folded);
     }
     if let Some(c) = cwd {
         if within(&folded, c) && folded != fold(c) {
-            return PathClass::Workspace(folded);
+            return Extent::Workspace(folded);
         }
         if within(c, &folded) {
-            return PathClass::WorkDirItself(folded);
+            return Extent::WorkDirItself(folded);
         }
     }
     if SYSTEM_DIRS.contains(&top.as_str()) {
-        return PathClass::InsideSystem(folded);
+        return Extent::InsideSystem(folded);
     }
-    PathClass::Other(folded)
+    Extent::Other(folded)
 }
 
-/// Trees owned by the operating system, where no working directory makes a path "the
-/// workspace".
-pub const PROTECTED_TREES: &[&str] = &[
-    "/etc",
-    "/boot",
-    "/usr",
-    "/bin",
-    "/sbin",
-    "/lib",
-    "/lib32",
-    "/lib64",
-    "/libx32",
-    "/var/lib",
-    "/System",
-    "/private/etc",
-];
+/// Is `path` in a tree owned by the operating system (the catalog's system and cron rows),
+/// where no working directory makes a path "the workspace"?
+pub fn is_os_tree(path: &str) -> bool {
+    matches!(
+        classify(path, Roots::default()).class,
+        PathClass::System | PathClass::Cron
+    )
+}
 
 /// Is `path` equal to or below `dir`?
 pub fn within(path: &str, dir: &str) -> bool {
@@ -204,8 +204,44 @@ pub fn within(path: &str, dir: &str) -> bool {
     d == "/" || p == d || p.starts_with(&format!("{d}/"))
 }
 
+/// Resolve a path word of `cmd` to an absolute path for the catalog. Unknown pieces become
+/// `\u{fffd}`; a path whose directory is unknown keeps its file name (`"$D/.env"` →
+/// `/\u{fffd}/.env`), which is all the catalog's name rows need.
+pub fn resolve_word(cmd: &Command, w: &Word, home: Option<&str>) -> Option<String> {
+    let t = expand_tilde(&w.text_with("\u{fffd}"), home);
+    if t.is_empty() || t.starts_with('\u{fffd}') && !t.contains('/') {
+        return None;
+    }
+    let unknown_dir = || format!("/\u{fffd}/{}", t.rsplit('/').next().unwrap_or(""));
+    if t.starts_with('\u{fffd}') {
+        return Some(unknown_dir());
+    }
+    resolve(&t, cmd.cwd.as_deref()).or_else(|| Some(unknown_dir()))
+}
+
+/// `~/x` → `$HOME/x`. Words are already expanded by the model, but redirect targets and
+/// option values such as `-d @~/x` may still hold a literal `~`.
+pub fn expand_tilde(t: &str, home: Option<&str>) -> String {
+    match home {
+        Some(h) if t == "~" => h.to_string(),
+        Some(h) => match t.strip_prefix("~/") {
+            Some(rest) => format!("{}/{rest}", h.trim_end_matches('/')),
+            None => t.to_string(),
+        },
+        None => t.to_string(),
+    }
+}
+
+/// A graph file path that was resolved from an unexpanded `~/..` (`/cwd/~/x` → `$HOME/x`).
+pub fn fix_tilde_path(p: &str, home: Option<&str>) -> String {
+    match (p.find("/~/"), home) {
+        (Some(i), Some(h)) => format!("{}/{}", h.trim_end_matches('/'), &p[i + 3..]),
+        _ => p.to_string(),
+    }
+}
+
 /// Classify a path argument word given the known working directory and home.
-pub fn classify_word(word: &Word, cwd: Option<&str>, home: Option<&str>) -> PathClass {
+pub fn classify_word(word: &Word, cwd: Option<&str>, home: Option<&str>) -> Extent {
     if let Some(text) = word.lit() {
         return classify_text(&text, cwd, home);
     }
@@ -219,7 +255,7 @@ pub fn classify_word(word: &Word, cwd: Option<&str>, home: Option<&str>) -> Path
     ] = word.pieces.as_slice()
         && text.starts_with('/')
     {
-        return PathClass::MaybeRoot(word.text_with("$?"));
+        return Extent::MaybeRoot(word.text_with("$?"));
     }
     match word.value() {
         super::WordValue::Partial { prefix, .. } => {
@@ -238,26 +274,24 @@ pub fn classify_word(word: &Word, cwd: Option<&str>, home: Option<&str>) -> Path
                 // mean the directory itself, so the path stays unknown; elsewhere it is
                 // something inside the known directory.
                 return match classify_text(dir_only, cwd, home) {
-                    PathClass::Root | PathClass::Home(_) => {
-                        PathClass::Unknown(word.text_with("$?"))
-                    }
-                    PathClass::SystemDir(d) => PathClass::InsideSystem(format!(
+                    Extent::Root | Extent::Home(_) => Extent::Unknown(word.text_with("$?")),
+                    Extent::SystemDir(d) => Extent::InsideSystem(format!(
                         "{d}/{}",
                         word.text_with("$?").rsplit('/').next().unwrap_or("")
                     )),
                     _ => classify_text(&format!("{dir}\u{fffd}"), cwd, home),
                 };
             }
-            PathClass::Unknown(word.text_with("$?"))
+            Extent::Unknown(word.text_with("$?"))
         }
-        _ => PathClass::Unknown(word.text_with("$?")),
+        _ => Extent::Unknown(word.text_with("$?")),
     }
 }
 
 /// Classify literal path text.
-pub fn classify_text(text: &str, cwd: Option<&str>, home: Option<&str>) -> PathClass {
+pub fn classify_text(text: &str, cwd: Option<&str>, home: Option<&str>) -> Extent {
     if text.is_empty() {
-        return PathClass::Other(String::new());
+        return Extent::Other(String::new());
     }
     if text.starts_with('/') {
         return classify_abs(text, home, cwd);
@@ -268,12 +302,12 @@ pub fn classify_text(text: &str, cwd: Option<&str>, home: Option<&str>) -> PathC
             let class = classify_abs(&resolved, home, Some(c));
             // `*`, `.`, `..` in the working directory are the directory itself.
             match class {
-                PathClass::Workspace(p)
+                Extent::Workspace(p)
                     if is_glob(text.split('/').next().unwrap_or(""))
                         && !text.contains('/')
                         && text.starts_with('*') =>
                 {
-                    PathClass::WorkDirItself(p)
+                    Extent::WorkDirItself(p)
                 }
                 c => c,
             }
@@ -281,9 +315,9 @@ pub fn classify_text(text: &str, cwd: Option<&str>, home: Option<&str>) -> PathC
         None => {
             let first = text.split('/').next().unwrap_or("");
             if first == "." || first == ".." || text == "*" {
-                PathClass::WorkDirItself(text.to_string())
+                Extent::WorkDirItself(text.to_string())
             } else {
-                PathClass::Workspace(text.to_string())
+                Extent::Workspace(text.to_string())
             }
         }
     }
@@ -329,41 +363,41 @@ mod tests {
 
     #[test]
     fn classifies_root_system_home_and_workspace() {
-        assert_eq!(classify_text("/", CWD, HOME), PathClass::Root);
-        assert_eq!(classify_text("/*", CWD, HOME), PathClass::Root);
-        assert_eq!(classify_text("/u*", CWD, HOME), PathClass::Root);
+        assert_eq!(classify_text("/", CWD, HOME), Extent::Root);
+        assert_eq!(classify_text("/*", CWD, HOME), Extent::Root);
+        assert_eq!(classify_text("/u*", CWD, HOME), Extent::Root);
         assert_eq!(
             classify_text("/usr/", CWD, HOME),
-            PathClass::SystemDir("/usr".into())
+            Extent::SystemDir("/usr".into())
         );
         assert_eq!(
             classify_text("/home/user/*", CWD, HOME),
-            PathClass::Home("/home/user/*".into())
+            Extent::Home("/home/user/*".into())
         );
         assert_eq!(
             classify_text("/Users/bob", CWD, HOME),
-            PathClass::Home("/Users/bob".into())
+            Extent::Home("/Users/bob".into())
         );
         assert_eq!(
             classify_text("build", CWD, HOME),
-            PathClass::Workspace("/home/user/project/build".into())
+            Extent::Workspace("/home/user/project/build".into())
         );
         assert!(matches!(
             classify_text(".", CWD, HOME),
-            PathClass::WorkDirItself(_)
+            Extent::WorkDirItself(_)
         ));
-        assert!(matches!(classify_text("..", CWD, HOME), PathClass::Home(_)));
+        assert!(matches!(classify_text("..", CWD, HOME), Extent::Home(_)));
         assert_eq!(
             classify_text("../..", CWD, HOME),
-            PathClass::SystemDir("/home".into())
+            Extent::SystemDir("/home".into())
         );
         assert!(matches!(
             classify_text("/tmp/x", CWD, HOME),
-            PathClass::Temp(_)
+            Extent::Temp(_)
         ));
         assert!(matches!(
             classify_text("/etc/passwd", CWD, HOME),
-            PathClass::InsideSystem(_)
+            Extent::InsideSystem(_)
         ));
     }
 

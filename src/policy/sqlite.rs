@@ -1,0 +1,307 @@
+//! The SQLite approvals store and ledger (`$XDG_STATE_HOME/shellgate/state.db`): WAL
+//! journal, a busy timeout and one short transaction per call, so many hook processes can
+//! write at once. The database is opened on first use, not when the store is made.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use rusqlite::{Connection, OptionalExtension, params};
+
+use super::store::{
+    Answer, Approval, FindingKey, LedgerEntry, LedgerFinding, LogQuery, NewApproval, Scope, Store,
+    StoreError, in_force,
+};
+use crate::Decision;
+
+/// How long a writer waits for another process's transaction before giving up.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(15);
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS ledger (
+    id INTEGER PRIMARY KEY,
+    time INTEGER NOT NULL,
+    harness TEXT,
+    session TEXT,
+    cwd TEXT,
+    command TEXT NOT NULL,
+    decision TEXT NOT NULL,
+    findings TEXT NOT NULL,
+    decided_by TEXT NOT NULL,
+    detail TEXT,
+    answer TEXT,
+    reason TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS ledger_time ON ledger(time);
+CREATE TABLE IF NOT EXISTS approvals (
+    id INTEGER PRIMARY KEY,
+    scope TEXT NOT NULL,
+    session TEXT,
+    keys TEXT NOT NULL,
+    command TEXT NOT NULL,
+    cwd TEXT,
+    harness TEXT,
+    created INTEGER NOT NULL,
+    expires INTEGER
+);
+";
+
+/// The store in an SQLite file.
+#[derive(Debug)]
+pub struct SqliteStore {
+    path: PathBuf,
+    conn: Option<Connection>,
+}
+
+fn e(what: &str, path: &Path, x: impl std::fmt::Display) -> StoreError {
+    StoreError(format!("state database {}: {what}: {x}", path.display()))
+}
+
+impl SqliteStore {
+    /// A store at `path`; nothing is opened or created until it is first used.
+    pub fn new(path: impl Into<PathBuf>) -> SqliteStore {
+        SqliteStore {
+            path: path.into(),
+            conn: None,
+        }
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn conn(&mut self) -> Result<&mut Connection, StoreError> {
+        if self.conn.is_none() {
+            let path = self.path.clone();
+            if let Some(dir) = path.parent()
+                && !dir.as_os_str().is_empty()
+            {
+                std::fs::create_dir_all(dir)
+                    .map_err(|x| e("cannot create its directory", &path, x))?;
+            }
+            let c = Connection::open(&path).map_err(|x| e("cannot be opened", &path, x))?;
+            c.busy_timeout(BUSY_TIMEOUT)
+                .map_err(|x| e("cannot set the busy timeout", &path, x))?;
+            // WAL lets readers and one writer proceed together; switching needs a moment
+            // with no other writer, so it is retried inside the busy timeout.
+            c.pragma_update(None, "journal_mode", "WAL")
+                .map_err(|x| e("cannot switch to WAL", &path, x))?;
+            c.pragma_update(None, "synchronous", "NORMAL")
+                .map_err(|x| e("cannot set synchronous", &path, x))?;
+            c.execute_batch(SCHEMA)
+                .map_err(|x| e("cannot create the tables", &path, x))?;
+            self.conn = Some(c);
+        }
+        match self.conn.as_mut() {
+            Some(c) => Ok(c),
+            None => Err(e("not open", &self.path, "unreachable")),
+        }
+    }
+
+    fn err(&self, what: &str, x: impl std::fmt::Display) -> StoreError {
+        e(what, &self.path, x)
+    }
+}
+
+fn row_approval(r: &rusqlite::Row) -> rusqlite::Result<(Approval, String)> {
+    let scope: String = r.get(1)?;
+    let keys: String = r.get(3)?;
+    Ok((
+        Approval {
+            id: r.get(0)?,
+            scope: Scope::parse(&scope).unwrap_or(Scope::Once),
+            session: r.get(2)?,
+            keys: Vec::new(),
+            command: r.get(4)?,
+            cwd: r.get(5)?,
+            harness: r.get(6)?,
+            created: r.get(7)?,
+            expires: r.get(8)?,
+        },
+        keys,
+    ))
+}
+
+fn decision_of(s: &str) -> Decision {
+    match s {
+        "allow" => Decision::Allow,
+        "ask" => Decision::Ask,
+        _ => Decision::Deny,
+    }
+}
+
+impl SqliteStore {
+    fn load_approvals(&mut self, now: i64) -> Result<Vec<Approval>, StoreError> {
+        let c = self.conn()?;
+        let mut st = c
+            .prepare(
+                "SELECT id, scope, session, keys, command, cwd, harness, created, expires
+                 FROM approvals WHERE expires IS NULL OR expires > ?1 ORDER BY id",
+            )
+            .map_err(|x| StoreError(format!("cannot read approvals: {x}")))?;
+        let rows = st
+            .query_map(params![now], row_approval)
+            .map_err(|x| StoreError(format!("cannot read approvals: {x}")))?;
+        let mut out = Vec::new();
+        for r in rows {
+            let (mut a, keys) = r.map_err(|x| StoreError(format!("cannot read approvals: {x}")))?;
+            // A row whose keys cannot be read covers nothing (never everything).
+            a.keys = serde_json::from_str::<Vec<FindingKey>>(&keys).unwrap_or_default();
+            out.push(a);
+        }
+        Ok(out)
+    }
+}
+
+impl Store for SqliteStore {
+    fn approvals(&mut self, session: Option<&str>, now: i64) -> Result<Vec<Approval>, StoreError> {
+        Ok(self
+            .load_approvals(now)?
+            .into_iter()
+            .filter(|a| in_force(a, session, now))
+            .collect())
+    }
+
+    fn all_approvals(&mut self, now: i64) -> Result<Vec<Approval>, StoreError> {
+        self.load_approvals(now)
+    }
+
+    fn add_approval(&mut self, a: &NewApproval) -> Result<i64, StoreError> {
+        let keys = serde_json::to_string(&a.keys).map_err(|x| self.err("cannot encode", x))?;
+        let c = self.conn()?;
+        let tx = c
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+            .map_err(|x| StoreError(format!("cannot write an approval: {x}")))?;
+        tx.execute(
+            "DELETE FROM approvals WHERE expires IS NOT NULL AND expires <= ?1",
+            params![a.created],
+        )
+        .map_err(|x| StoreError(format!("cannot write an approval: {x}")))?;
+        tx.execute(
+            "INSERT INTO approvals (scope, session, keys, command, cwd, harness, created, expires)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            params![
+                a.scope.as_str(),
+                a.session,
+                keys,
+                a.command,
+                a.cwd,
+                a.harness,
+                a.created,
+                a.expires
+            ],
+        )
+        .map_err(|x| StoreError(format!("cannot write an approval: {x}")))?;
+        let id = tx.last_insert_rowid();
+        tx.commit()
+            .map_err(|x| StoreError(format!("cannot write an approval: {x}")))?;
+        Ok(id)
+    }
+
+    fn take_approval(&mut self, id: i64) -> Result<bool, StoreError> {
+        // One DELETE is atomic: of two processes using the same once approval, one wins.
+        self.revoke(id)
+    }
+
+    fn revoke(&mut self, id: i64) -> Result<bool, StoreError> {
+        let n = self
+            .conn()?
+            .execute("DELETE FROM approvals WHERE id = ?1", params![id])
+            .map_err(|x| StoreError(format!("cannot remove approval {id}: {x}")))?;
+        Ok(n > 0)
+    }
+
+    fn clear(&mut self, session: Option<&str>) -> Result<usize, StoreError> {
+        let c = self.conn()?;
+        let n = match session {
+            Some(s) => c.execute("DELETE FROM approvals WHERE session = ?1", params![s]),
+            None => c.execute("DELETE FROM approvals", []),
+        }
+        .map_err(|x| StoreError(format!("cannot clear approvals: {x}")))?;
+        Ok(n)
+    }
+
+    fn append(&mut self, en: &LedgerEntry) -> Result<i64, StoreError> {
+        let findings =
+            serde_json::to_string(&en.findings).map_err(|x| self.err("cannot encode", x))?;
+        let c = self.conn()?;
+        c.execute(
+            "INSERT INTO ledger (time, harness, session, cwd, command, decision, findings,
+                                 decided_by, detail, answer, reason)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+            params![
+                en.time,
+                en.harness,
+                en.session,
+                en.cwd,
+                en.command,
+                en.decision.as_str(),
+                findings,
+                en.decided_by,
+                en.detail,
+                en.answer.map(|a| a.as_str()),
+                en.reason
+            ],
+        )
+        .map_err(|x| StoreError(format!("cannot append to the ledger: {x}")))?;
+        Ok(c.last_insert_rowid())
+    }
+
+    fn query(&mut self, q: &LogQuery) -> Result<Vec<LedgerEntry>, StoreError> {
+        let c = self.conn()?;
+        let mut st = c
+            .prepare(
+                "SELECT id, time, harness, session, cwd, command, decision, findings,
+                        decided_by, detail, answer, reason
+                 FROM ledger WHERE time >= ?1 ORDER BY id",
+            )
+            .map_err(|x| StoreError(format!("cannot read the ledger: {x}")))?;
+        let rows = st
+            .query_map(params![q.since.unwrap_or(i64::MIN)], |r| {
+                let decision: String = r.get(6)?;
+                let findings: String = r.get(7)?;
+                let answer: Option<String> = r.get(10)?;
+                Ok(LedgerEntry {
+                    id: r.get(0)?,
+                    time: r.get(1)?,
+                    harness: r.get(2)?,
+                    session: r.get(3)?,
+                    cwd: r.get(4)?,
+                    command: r.get(5)?,
+                    decision: decision_of(&decision),
+                    findings: serde_json::from_str::<Vec<LedgerFinding>>(&findings)
+                        .unwrap_or_default(),
+                    decided_by: r.get(8)?,
+                    detail: r.get(9)?,
+                    answer: answer.as_deref().and_then(Answer::parse),
+                    reason: r.get(11)?,
+                })
+            })
+            .map_err(|x| StoreError(format!("cannot read the ledger: {x}")))?;
+        let mut out = Vec::new();
+        for r in rows {
+            let e = r.map_err(|x| StoreError(format!("cannot read the ledger: {x}")))?;
+            if q.accepts(&e) {
+                out.push(e);
+            }
+        }
+        if let Some(l) = q.limit
+            && out.len() > l
+        {
+            out.drain(..out.len() - l);
+        }
+        Ok(out)
+    }
+}
+
+/// Check the database for corruption (`PRAGMA integrity_check`); `Ok` when it is sound.
+pub fn integrity_check(path: &Path) -> Result<(), StoreError> {
+    let c = Connection::open(path).map_err(|x| e("cannot be opened", path, x))?;
+    let r: Option<String> = c
+        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+        .optional()
+        .map_err(|x| e("integrity check failed", path, x))?;
+    match r.as_deref() {
+        Some("ok") => Ok(()),
+        other => Err(e("is corrupt", path, other.unwrap_or("no answer"))),
+    }
+}
