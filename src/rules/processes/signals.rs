@@ -49,6 +49,13 @@ pub struct Selector<'a> {
     pub signal: Option<String>,
     pub via_s: bool,
     pub regex: bool,
+    /// `pkill -f`/`--full`: the pattern is matched against the whole command line.
+    pub full: bool,
+    /// `pkill -x`/`--exact`, `killall -e`/`--exact`.
+    pub exact: bool,
+    /// Process-family selectors and their values: `-P`/`--parent`, `-g`/`--pgroup`,
+    /// `-s`/`--session` (pkill).
+    pub family: Vec<(char, String)>,
     pub patterns: Vec<&'a Word>,
 }
 
@@ -63,6 +70,9 @@ pub fn selector<'a>(prog: &str, words: &'a [Word]) -> Selector<'a> {
         signal: None,
         via_s: false,
         regex: false,
+        full: false,
+        exact: false,
+        family: Vec::new(),
         patterns: Vec::new(),
     };
     let mut i = 0;
@@ -107,6 +117,11 @@ pub fn selector<'a>(prog: &str, words: &'a [Word]) -> Selector<'a> {
                     | "delimiter"
                     | "runstates"
             );
+            let raw = if takes && inline.is_none() {
+                words.get(i).map(|x| x.raw.clone())
+            } else {
+                inline.clone()
+            };
             let val = if takes && inline.is_none() {
                 let v = words.get(i).map(|x| x.text_with("…"));
                 i += 1;
@@ -114,11 +129,23 @@ pub fn selector<'a>(prog: &str, words: &'a [Word]) -> Selector<'a> {
             } else {
                 inline
             };
-            if name == "signal" {
-                s.signal = val;
-                s.via_s = true;
-            } else if name == "regexp" {
-                s.regex = true;
+            match name.as_str() {
+                "signal" => {
+                    s.signal = val;
+                    s.via_s = true;
+                }
+                "regexp" => s.regex = true,
+                "full" => s.full = true,
+                "exact" => s.exact = true,
+                "parent" | "pgroup" | "session" if prog != "killall" => {
+                    let c = match name.as_str() {
+                        "parent" => 'P',
+                        "pgroup" => 'g',
+                        _ => 's',
+                    };
+                    s.family.push((c, raw.unwrap_or_default()));
+                }
+                _ => {}
             }
             continue;
         }
@@ -138,8 +165,20 @@ pub fn selector<'a>(prog: &str, words: &'a [Word]) -> Selector<'a> {
             if c == 'r' && prog == "killall" {
                 s.regex = true;
             }
+            if c == 'f' && prog != "killall" {
+                s.full = true;
+            }
+            if (c == 'x' && prog != "killall") || (c == 'e' && prog == "killall") {
+                s.exact = true;
+            }
             if values.contains(c) {
                 let rest = &body[pos + c.len_utf8()..];
+                // The value as written: a family selector is judged by its spelling (`$PPID`).
+                let raw = if rest.is_empty() {
+                    words.get(i).map(|x| x.raw.clone())
+                } else {
+                    Some(rest.to_string())
+                };
                 let val = if rest.is_empty() {
                     let v = words.get(i).map(|x| x.text_with("…"));
                     i += 1;
@@ -150,6 +189,8 @@ pub fn selector<'a>(prog: &str, words: &'a [Word]) -> Selector<'a> {
                 if c == 's' && prog == "killall" {
                     s.signal = val;
                     s.via_s = true;
+                } else if matches!(c, 'P' | 'g' | 's') && prog != "killall" {
+                    s.family.push((c, raw.unwrap_or_default()));
                 }
                 break;
             }
