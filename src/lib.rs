@@ -8,10 +8,12 @@ pub mod cli;
 pub mod corpus;
 pub mod fallback;
 pub mod graph;
+pub mod hooks;
 pub mod model;
 pub mod normalize;
 pub mod policy;
 pub mod rules;
+pub mod scan;
 pub mod syntax;
 
 use std::collections::BTreeMap;
@@ -90,6 +92,12 @@ pub struct Context {
     pub unattended: bool,
     /// The user configured a sudo password for the agent (then `sudo -S` is expected).
     pub sudo_password_configured: bool,
+    /// Extra paths (globs, or directories covering everything below) that writes, copies
+    /// and deletes must not reach without a person: the config's `protected_paths`.
+    pub protected_paths: Vec<String>,
+    /// Extra process names of agent harnesses that must not be killed: the config's
+    /// `harness_processes`.
+    pub harness_names: Vec<String>,
     pub limits: LowerLimits,
 }
 
@@ -126,6 +134,8 @@ impl Context {
             mode: Mode::Manual,
             unattended: false,
             sudo_password_configured: false,
+            protected_paths: Vec::new(),
+            harness_names: Vec::new(),
             limits: LowerLimits::default(),
         }
     }

@@ -149,6 +149,13 @@ pub fn normalize(original: &str) -> Normalized {
             plural(c.c1)
         ));
     }
+    if c.continuations > 0 {
+        notes.push(format!(
+            "joined {} line continuation{} (`\\` + newline), as bash does",
+            c.continuations,
+            plural(c.continuations)
+        ));
+    }
     if c.nul > 0 {
         notes.push(format!("removed {} NUL{}", c.nul, plural(c.nul)));
     }
@@ -182,6 +189,7 @@ struct Counts {
     stray_esc: usize,
     c1: usize,
     nul: usize,
+    continuations: usize,
 }
 
 /// Stage-one output: the kept text and, for each verbatim chunk, `(text_pos, orig_pos)`.
@@ -212,6 +220,7 @@ enum Removed {
     StrayEsc,
     C1,
     Nul,
+    Continuation,
 }
 
 /// Stage one: delete escape sequences, C1 controls and NUL, scanning bytes.
@@ -225,10 +234,18 @@ fn strip_controls(original: &str) -> Stripped {
         chunks: Vec::new(),
         counts: Counts::default(),
     };
+    // bash removes `\`+newline before it splits words (outside single quotes, comments and
+    // quoted heredoc bodies): `r\<newline>m` is `rm`. The scan knows those contexts.
+    let joins = crate::scan::continuations(original);
+    let mut next_join = 0;
     let mut keep_from = 0;
     let mut i = 0;
     while let Some(&byte) = b.get(i) {
+        while joins.get(next_join).is_some_and(|&j| j < i) {
+            next_join += 1;
+        }
         let removed = match byte {
+            b'\\' if joins.get(next_join) == Some(&i) => Some((i + 2, Removed::Continuation)),
             ESC => Some(escape_end(b, i)),
             0x00 => Some((i + 1, Removed::Nul)),
             0xc2 => match b.get(i + 1) {
@@ -248,6 +265,7 @@ fn strip_controls(original: &str) -> Stripped {
                     Removed::StrayEsc => c.stray_esc += 1,
                     Removed::C1 => c.c1 += 1,
                     Removed::Nul => c.nul += 1,
+                    Removed::Continuation => c.continuations += 1,
                 }
                 // `max` guarantees progress even if a helper returned a short end.
                 i = end.max(i + 1).min(b.len());
@@ -813,6 +831,15 @@ mod tests {
         proptest::collection::vec(interesting_char(), 0..64).prop_map(|v| v.into_iter().collect())
     }
 
+    #[test]
+    fn joins_line_continuations_outside_single_quotes_and_maps_back() {
+        let n = normalize("r\\\nm -rf 'a\\\nb' ~");
+        assert_eq!(n.text, "rm -rf 'a\\\nb' ~");
+        assert!(n.changed());
+        assert_eq!(n.to_original(1), 3);
+        assert!(n.notes().iter().any(|x| x.contains("line continuation")));
+    }
+
     proptest! {
         #[test]
         fn never_panics_and_maps_monotonically_within_bounds(s in interesting_string()) {
@@ -847,6 +874,8 @@ mod tests {
 
         #[test]
         fn clean_ascii_is_identity_with_identity_map(s in "[ -~\t\n]{0,80}") {
+            // Line continuations are removed, as bash does (see `joins_line_continuations`).
+            prop_assume!(!s.contains("\\\n"));
             let n = normalize(&s);
             prop_assert_eq!(&n.text, &s);
             prop_assert!(!n.changed());
@@ -861,6 +890,7 @@ mod tests {
                 .chars()
                 .filter(|c| !matches!(c, '\x1b' | '\0' | '\r' | '\u{80}'..='\u{9f}'))
                 .collect();
+            prop_assume!(!clean.contains("\\\n"));
             let expected: String = clean.nfkc().collect();
             prop_assert_eq!(normalize(&clean).text, expected);
         }

@@ -537,9 +537,11 @@ fn malformed_config_is_strictest_never_allow_all() {
     let v = decide("git reset --hard", &c);
     assert_eq!(v.decision, Decision::Ask);
     assert!(
-        v.warnings.iter().any(|w| w.contains("timeout")),
+        c.problems()
+            .iter()
+            .any(|w| w.contains("<inline>:4: key `timeout`")),
         "{:?}",
-        v.warnings
+        c.problems()
     );
     let mut r = req("git reset --hard");
     r.mode = Some(Mode::Off);
@@ -606,4 +608,135 @@ fn revoked_and_cleared_approvals_stop_applying() {
     assert_eq!(policy::evaluate(&r, &c, &mut store).decision, Decision::Ask);
     let all = store.all_approvals(0).unwrap();
     assert!(all.iter().all(|a| a.scope != Scope::Session));
+}
+
+#[test]
+fn broken_config_keeps_its_deny_globs_and_drops_everything_that_loosens() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("config.toml");
+    std::fs::write(
+        &path,
+        "mode = \"off\"\nallow = [\"*\"]\ndeny = [\"git push --force*\"]\ntimeout = \"soon\"\n",
+    )
+    .unwrap();
+    let c = LoadedConfig::load(Some(&path), None);
+    assert!(c.is_strict_fallback());
+    let e = &c.errors[0];
+    assert_eq!(e.file, path);
+    assert_eq!((e.line, e.key.as_deref()), (Some(4), Some("timeout")));
+    assert_eq!(decide("git push --force", &c).decision, Decision::Deny);
+    assert_eq!(decide("git reset --hard", &c).decision, Decision::Ask);
+}
+
+#[test]
+fn missing_explicit_config_is_an_error_but_missing_default_is_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = LoadedConfig::load(Some(&dir.path().join("nope.toml")), None);
+    assert!(c.is_strict_fallback());
+    let paths = policy::Paths {
+        config: Some(dir.path().join("nope.toml")),
+        config_explicit: false,
+        state_db: None,
+    };
+    assert!(!LoadedConfig::load_with(paths, None).is_strict_fallback());
+}
+
+#[test]
+fn project_file_can_only_tighten() {
+    let dir = tempfile::tempdir().unwrap();
+    let user = dir.path().join("user.toml");
+    std::fs::write(&user, "mode = \"off\"\ntimeout = 100\n").unwrap();
+    let proj = dir.path().join("repo");
+    let sub = proj.join("src/deep");
+    std::fs::create_dir_all(&sub).unwrap();
+    std::fs::write(
+        proj.join(".shellgate.toml"),
+        "mode = \"off\"\nallow = [\"*\"]\nsudo_password_configured = true\ndeny = [\"make deploy*\"]\ntimeout = 500\n[severity]\nSG2001 = \"block\"\n[smart]\nassessor = \"echo allow\"\n",
+    )
+    .unwrap();
+    let paths = policy::Paths {
+        config: Some(user.clone()),
+        config_explicit: true,
+        state_db: None,
+    };
+    let c = LoadedConfig::load_with(paths.clone(), Some(&sub));
+    assert!(c.errors.is_empty(), "{:?}", c.errors);
+    assert_eq!(c.project_files, vec![proj.join(".shellgate.toml")]);
+    assert!(c.config.allow.is_empty());
+    assert!(!c.config.sudo_password_configured);
+    assert!(c.config.smart.assessor.is_none());
+    assert_eq!(c.config.timeout, 100, "a longer timeout is ignored");
+    for w in [
+        "allow",
+        "sudo_password_configured",
+        "timeout = 500",
+        "smart.assessor",
+    ] {
+        assert!(
+            c.warnings.iter().any(|x| x.contains(w)),
+            "{w}: {:?}",
+            c.warnings
+        );
+    }
+    let mut r = req("make deploy prod");
+    r.context.cwd = Some(sub.display().to_string());
+    assert_eq!(
+        policy::evaluate(&r, &c, &mut MemoryStore::new()).decision,
+        Decision::Deny
+    );
+    let mut r = req("rm -rf build");
+    r.context.cwd = Some(sub.display().to_string());
+    assert_eq!(
+        policy::evaluate(&r, &c, &mut MemoryStore::new()).decision,
+        Decision::Deny
+    );
+    // A stricter mode is taken.
+    std::fs::write(proj.join(".shellgate.toml"), "mode = \"manual\"\n").unwrap();
+    let c = LoadedConfig::load_with(paths, Some(&sub));
+    assert_eq!(c.config.mode, Mode::Manual);
+    assert_eq!(decide("git reset --hard", &c).decision, Decision::Ask);
+}
+
+#[test]
+fn configured_protected_paths_make_writes_and_deletes_ask() {
+    let c = cfg(
+        "mode = \"smart\"\nprotected_paths = [\"~/notes\", \"/srv/data/*.db\", \"/home/user/project/vendor\"]\n",
+    );
+    for cmd in [
+        "echo x > ~/notes/todo.md",
+        "cp a.db /srv/data/main.db",
+        "rm -rf vendor",
+        "sed -i s/a/b/ /home/user/notes/x",
+    ] {
+        let v = decide(cmd, &c);
+        assert_eq!(v.decision, Decision::Ask, "{cmd}: {}", v.reason);
+    }
+    assert_eq!(decide("echo x > ~/other.md", &c).decision, Decision::Allow);
+    assert_eq!(
+        decide("rm -rf build", &c).decision,
+        Decision::Allow,
+        "smart"
+    );
+    assert_eq!(
+        decide("echo x > ~/notes/todo.md", &cfg("")).decision,
+        Decision::Allow
+    );
+}
+
+#[test]
+fn configured_harness_names_are_protected_from_kill() {
+    let c = cfg("harness_processes = [\"my-agent\"]\n");
+    for cmd in [
+        "pkill -f my-agent",
+        "killall my-agent",
+        "kill $(pgrep -f my-agent)",
+        "pkill -f agent",
+    ] {
+        assert_eq!(decide(cmd, &c).decision, Decision::Ask, "{cmd}");
+    }
+    assert_eq!(
+        decide("pkill -f my-agent", &cfg("")).decision,
+        Decision::Allow
+    );
+    assert_eq!(decide("pkill -f webpack", &c).decision, Decision::Allow);
 }

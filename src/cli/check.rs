@@ -5,8 +5,10 @@ use std::io::{BufRead, Write};
 use clap::Args;
 use serde::Serialize;
 
+use super::policy_args::{PolicyArgs, report_warnings};
 use super::{EXIT_DENY, EXIT_INTERNAL, EXIT_USAGE, decision_exit, read_command};
-use crate::{Analysis, Context, Decision, analyze};
+use crate::policy::{self, LoadedConfig, NoLedger, NullStore, Store, Verdict};
+use crate::{Context, Decision};
 
 #[derive(Args, Debug)]
 pub struct CheckArgs {
@@ -25,6 +27,11 @@ pub struct CheckArgs {
     /// Home directory of the user running it (default: $HOME).
     #[arg(long)]
     home: Option<String>,
+    #[command(flatten)]
+    policy: PolicyArgs,
+    /// Append each decision to the ledger (by default `check` only inspects).
+    #[arg(long, conflicts_with = "no_config")]
+    record: bool,
 }
 
 #[derive(Serialize)]
@@ -41,13 +48,18 @@ struct JsonResult<'a> {
     cmd: &'a str,
     decision: Decision,
     findings: Vec<JsonFinding<'a>>,
+    /// What decided it (`rule`, `deny-glob`, `allowlist`, `ask`, ...).
+    decided_by: &'a str,
+    reason: &'a str,
 }
 
-fn result(a: &Analysis) -> JsonResult<'_> {
+fn result(v: &Verdict) -> JsonResult<'_> {
     JsonResult {
-        cmd: &a.command,
-        decision: a.decision,
-        findings: a
+        cmd: &v.analysis.command,
+        decision: v.decision,
+        decided_by: v.decided_by.as_str(),
+        reason: &v.reason,
+        findings: v
             .findings
             .iter()
             .map(|f| JsonFinding {
@@ -65,10 +77,41 @@ fn context(args: &CheckArgs) -> Context {
     super::context_from(args.cwd.as_deref(), args.home.as_deref())
 }
 
+/// The config, and a store: none unless approvals can apply (`--session`) or decisions
+/// are recorded (`--record`), so plain checks never touch the database.
+fn policy_for(args: &CheckArgs, ctx: &Context) -> (LoadedConfig, Box<dyn Store>) {
+    let cfg = args.policy.load(ctx.cwd.as_deref());
+    let store: Box<dyn Store> = if args.record || args.policy.session.is_some() {
+        args.policy.store(&cfg)
+    } else {
+        Box::new(NullStore)
+    };
+    (cfg, store)
+}
+
+/// Decide one command under the policy.
+fn decide(
+    args: &CheckArgs,
+    cmd: &str,
+    ctx: &Context,
+    cfg: &LoadedConfig,
+    store: &mut dyn Store,
+) -> Verdict {
+    let req = args.policy.request(cmd, ctx.clone());
+    let v = if args.record {
+        policy::evaluate(&req, cfg, store)
+    } else {
+        policy::evaluate(&req, cfg, &mut NoLedger(store))
+    };
+    report_warnings(&v);
+    v
+}
+
 pub fn run(args: CheckArgs) -> i32 {
     let ctx = context(&args);
+    let (cfg, mut store) = policy_for(&args, &ctx);
     if let Some(path) = &args.jsonl {
-        return run_jsonl(path, &ctx);
+        return run_jsonl(&args, path, &ctx, &cfg, &mut *store);
     }
     let Some(arg) = &args.command else {
         eprintln!("shellgate: no command given; pass COMMAND, `-` for stdin, or --jsonl FILE");
@@ -89,10 +132,10 @@ pub fn run(args: CheckArgs) -> i32 {
             return EXIT_USAGE;
         }
     };
-    let a = analyze(&cmd, &ctx);
+    let v = decide(&args, &cmd, &ctx, &cfg, &mut *store);
     let mut out = std::io::stdout().lock();
     if args.json {
-        match serde_json::to_string(&result(&a)) {
+        match serde_json::to_string(&result(&v)) {
             Ok(s) => {
                 let _ = writeln!(out, "{s}");
             }
@@ -104,9 +147,9 @@ pub fn run(args: CheckArgs) -> i32 {
             }
         }
     } else {
-        let _ = write!(out, "{}", super::render::check(&a));
+        let _ = write!(out, "{}", super::render::check_verdict(&v));
     }
-    decision_exit(a.decision)
+    decision_exit(v.decision)
 }
 
 /// One error line for input that could not be analysed: decision deny, never allow.
@@ -120,7 +163,13 @@ fn error_line(cmd: Option<&str>, msg: &str) -> String {
     .to_string()
 }
 
-fn run_jsonl(path: &str, ctx: &Context) -> i32 {
+fn run_jsonl(
+    args: &CheckArgs,
+    path: &str,
+    ctx: &Context,
+    cfg: &LoadedConfig,
+    store: &mut dyn Store,
+) -> i32 {
     let reader: Box<dyn BufRead> = if path == "-" {
         Box::new(std::io::BufReader::new(std::io::stdin()))
     } else {
@@ -185,8 +234,8 @@ fn run_jsonl(path: &str, ctx: &Context) -> i32 {
             );
             continue;
         };
-        let a = analyze(cmd, ctx);
-        match serde_json::to_string(&result(&a)) {
+        let v = decide(args, cmd, ctx, cfg, store);
+        match serde_json::to_string(&result(&v)) {
             Ok(s) => {
                 let _ = writeln!(out, "{s}");
             }

@@ -12,7 +12,7 @@ use super::render::{self, ColorChoice, Style};
 use super::{EXIT_INTERNAL, EXIT_USAGE, context_from, decision_exit, read_command};
 use crate::model::{Command, OriginKind, Script, Word, WordNote};
 use crate::rules::Category;
-use crate::{Analysis, Decision, Finding, Severity, analyze};
+use crate::{Analysis, Decision, Finding, Severity};
 
 #[derive(Args, Debug)]
 pub struct ExplainArgs {
@@ -40,6 +40,8 @@ pub struct ExplainArgs {
     /// Debug view: print the dataflow graph in Graphviz DOT (pipe it to `dot -Tsvg`).
     #[arg(long)]
     graph: bool,
+    #[command(flatten)]
+    policy: super::policy_args::PolicyArgs,
 }
 
 /// One step of the evidence chain behind a finding.
@@ -400,8 +402,25 @@ pub fn run(args: ExplainArgs) -> i32 {
             return EXIT_USAGE;
         }
     };
-    let a = analyze(&cmd, &ctx);
+    // The policy decides; the report explains the analysis behind it.
+    let cfg = args.policy.load(ctx.cwd.as_deref());
+    let mut store: Box<dyn crate::policy::Store> = if args.policy.session.is_some() {
+        args.policy.store(&cfg)
+    } else {
+        Box::new(crate::policy::NullStore)
+    };
+    let req = args.policy.request(&cmd, ctx.clone());
+    let v = crate::policy::evaluate(&req, &cfg, &mut crate::policy::NoLedger(&mut *store));
+    super::policy_args::report_warnings(&v);
+    let mut a = v.analysis.clone();
+    a.findings = v.findings.clone();
+    a.decision = v.decision;
     let mut r = report(&a, ctx.cwd.as_deref());
+    let policy_json = serde_json::json!({
+        "mode": v.mode.as_str(),
+        "decided_by": v.decided_by,
+        "reason": v.reason,
+    });
     let mut out = std::io::stdout().lock();
     if args.json {
         if args.cst {
@@ -413,7 +432,13 @@ pub fn run(args: ExplainArgs) -> i32 {
         if args.graph {
             r.graph = Some(a.flow.dot(&a.script));
         }
-        match serde_json::to_string_pretty(&r) {
+        let encoded = serde_json::to_value(&r).and_then(|mut j| {
+            if let Some(o) = j.as_object_mut() {
+                o.insert("policy".into(), policy_json);
+            }
+            serde_json::to_string_pretty(&j)
+        });
+        match encoded {
             Ok(s) => {
                 let _ = writeln!(out, "{s}");
             }
@@ -433,6 +458,7 @@ pub fn run(args: ExplainArgs) -> i32 {
     if views == 0 {
         let style = Style::resolve(args.color);
         let _ = write!(out, "{}", render::explain(&r, &style));
+        let _ = write!(out, "{}", render::policy_line(&v));
         return decision_exit(a.decision);
     }
     // Debug views replace the report so a single view can be piped (`--graph | dot`); with

@@ -5,8 +5,14 @@
 //! No error ever exits 0. Human-readable rendering lives in [`render`].
 
 mod check;
+mod config_cmd;
 mod corpus;
+mod exec;
 mod explain;
+pub mod hook;
+mod install;
+mod ledger;
+mod policy_args;
 pub mod render;
 mod rules;
 
@@ -41,8 +47,10 @@ Examples:
 
 const DECISION_EXIT_CODES: &str =
     "Exit codes: 0 allow, 1 ask, 2 deny, 64 usage error or unreadable input, 70 internal error.";
+const EXEC_EXIT_CODES: &str = "Exit codes: the command's own exit status when it ran (128+N if killed by signal N); 126 refused (denied, by policy, a person, or the prompt timeout); 127 bash could not be started; 64 usage error.";
 const RULES_EXIT_CODES: &str =
     "Exit codes: 0 success, 64 unknown rule or bad arguments, 70 internal error.";
+const INSTALL_EXIT_CODES: &str = "Exit codes: 0 done (or nothing to change), 64 bad arguments or a settings file that does not parse (left unchanged), 70 could not write the file.";
 const CORPUS_EXIT_CODES: &str = "Exit codes: 0 every case passed (or --update rewrote every failure), 1 some cases failed, 64 missing or invalid corpus input, 70 internal error.";
 
 #[derive(Parser, Debug)]
@@ -70,12 +78,52 @@ enum Cmd {
     /// Run labelled corpus files and diff every mismatch; ends with `N passed, M failed`.
     #[command(after_help = CORPUS_EXIT_CODES)]
     Corpus(corpus::CorpusArgs),
+    /// Gate a command: run it if allowed, ask on the terminal, or refuse (exit 126).
+    #[command(after_help = EXEC_EXIT_CODES)]
+    Exec(exec::ExecArgs),
+    /// Query the decision ledger.
+    Log(ledger::LogArgs),
+    /// List, revoke, clear or mine approvals.
+    Approvals(ledger::ApprovalsArgs),
+    /// Import a Hermes Agent config, or show the config in effect.
+    Config(config_cmd::ConfigArgs),
+    /// Answer one harness hook event on stdin (Claude Code, Codex, Gemini CLI, Copilot CLI,
+    /// Hermes) in that harness's protocol.
+    ///
+    /// Exit codes follow the harness: 0 with the decision on stdout (or no output for
+    /// allow), 2 for a block the harness reads from the exit status. Never any other code,
+    /// because most harnesses run the tool when a hook fails.
+    Hook(hook::HookArgs),
+    /// Add shellgate's hook to a harness's settings (merged, backed up, idempotent).
+    ///
+    /// Files: Claude `~/.claude/settings.json` (or `.claude/settings.json` with
+    /// --project), Codex `~/.codex/hooks.json`, Gemini `~/.gemini/settings.json`, Copilot
+    /// `.github/hooks/shellgate.json`, Hermes `$HERMES_HOME/config.yaml`. A file that does
+    /// not parse is never overwritten.
+    #[command(after_help = INSTALL_EXIT_CODES)]
+    Install(install::InstallArgs),
+    /// Remove shellgate's hook from a harness's settings, leaving everything else as it was.
+    #[command(after_help = INSTALL_EXIT_CODES)]
+    Uninstall(install::InstallArgs),
 }
 
 /// Run the CLI; returns the process exit code.
 pub fn main() -> i32 {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
+        // A hook that cannot even parse its arguments must still block: harnesses treat
+        // exit codes other than 2 as "the hook failed, run the tool".
+        Err(e)
+            if std::env::args().nth(1).as_deref() == Some("hook")
+                && !matches!(
+                    e.kind(),
+                    clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion
+                ) =>
+        {
+            let _ = e.print();
+            eprintln!("shellgate: the hook could not start, so the tool call is blocked");
+            return EXIT_DENY;
+        }
         Err(e) => {
             let code = match e.kind() {
                 clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion => 0,
@@ -90,6 +138,13 @@ pub fn main() -> i32 {
         Cmd::Explain(a) => explain::run(a),
         Cmd::Rules(a) => rules::run(a),
         Cmd::Corpus(a) => corpus::run(a),
+        Cmd::Exec(a) => exec::run(a),
+        Cmd::Log(a) => ledger::run_log(a),
+        Cmd::Approvals(a) => ledger::run_approvals(a),
+        Cmd::Config(a) => config_cmd::run(a),
+        Cmd::Hook(a) => hook::run(a),
+        Cmd::Install(a) => install::run_install(a),
+        Cmd::Uninstall(a) => install::run_uninstall(a),
     }
 }
 

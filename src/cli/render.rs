@@ -113,6 +113,40 @@ pub fn check(a: &crate::Analysis) -> String {
     out
 }
 
+/// `check`'s text form of a policy verdict: as [`check`] with the policy's decision, plus a
+/// `policy:` line when the policy (not the findings alone) decided it.
+pub fn check_verdict(v: &crate::policy::Verdict) -> String {
+    use crate::policy::DecidedBy;
+    let mut a = v.analysis.clone();
+    a.decision = v.decision;
+    a.findings = v.findings.clone();
+    let mut out = check(&a);
+    if !matches!(
+        v.decided_by,
+        DecidedBy::Rule { .. } | DecidedBy::NoFindings | DecidedBy::Ask
+    ) {
+        let _ = writeln!(out, "  policy: {}", display_text(&v.reason));
+    }
+    out
+}
+
+/// `explain`'s closing line on the policy: the mode and what decided, when the policy (not
+/// the findings alone) decided it.
+pub fn policy_line(v: &crate::policy::Verdict) -> String {
+    use crate::policy::DecidedBy;
+    if matches!(
+        v.decided_by,
+        DecidedBy::Rule { .. } | DecidedBy::NoFindings | DecidedBy::Ask
+    ) {
+        return String::new();
+    }
+    format!(
+        "\npolicy ({} mode): {}\n",
+        v.mode.as_str(),
+        display_text(&v.reason)
+    )
+}
+
 /// What each decision means, for the line under the decision.
 fn decision_meaning(d: Decision) -> &'static str {
     match d {
@@ -142,6 +176,11 @@ fn display_char(c: char) -> String {
 
 fn display_width(s: &str) -> usize {
     s.chars().map(|c| display_char(c).chars().count()).sum()
+}
+
+/// A command or message made safe to print on a terminal (controls and bidi escaped).
+pub fn display(s: &str) -> String {
+    display_text(s)
 }
 
 fn display_text(s: &str) -> String {

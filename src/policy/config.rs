@@ -277,7 +277,10 @@ impl LoadedConfig {
                     out.warnings.extend(warnings);
                 }
                 Ok(None) => {}
-                Err(e) => out.errors.push(e),
+                Err(e) => {
+                    salvage(&mut out.config, &p);
+                    out.errors.push(e)
+                }
             }
         }
         if let Some(cwd) = cwd {
@@ -293,7 +296,10 @@ impl LoadedConfig {
                         out.warnings.extend(w);
                     }
                     Ok(None) => {}
-                    Err(e) => out.errors.push(e),
+                    Err(e) => {
+                        salvage(&mut out.config, &p);
+                        out.errors.push(e)
+                    }
                 }
             }
         }
@@ -329,10 +335,51 @@ impl LoadedConfig {
         out
     }
 
+    /// Every config problem as one line for a person: errors (with the strictest settings
+    /// in force) and ignored settings.
+    pub fn problems(&self) -> Vec<String> {
+        let mut out: Vec<String> = self
+            .errors
+            .iter()
+            .map(|e| {
+                format!(
+                    "config error: {e}; using the strictest settings (manual mode, no allowlist, unattended deny)"
+                )
+            })
+            .collect();
+        out.extend(self.warnings.iter().map(|w| format!("config warning: {w}")));
+        out
+    }
+
     /// True when a config file could not be used and the strictest settings are in force.
     pub fn is_strict_fallback(&self) -> bool {
         !self.errors.is_empty()
     }
+}
+
+/// From a file that is valid TOML but not a valid config (a wrong type, an unknown key),
+/// keep what can only tighten: deny globs, protected paths and harness names. A file that
+/// is not TOML at all gives nothing.
+fn salvage(c: &mut Config, path: &Path) {
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return;
+    };
+    let Ok(doc) = text.parse::<toml_edit::DocumentMut>() else {
+        return;
+    };
+    let strings = |key: &str| -> Vec<String> {
+        doc.get(key)
+            .and_then(|v| v.as_array())
+            .map(|a| {
+                a.iter()
+                    .filter_map(|v| v.as_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    c.deny.extend(strings("deny"));
+    c.protected_paths.extend(strings("protected_paths"));
+    c.harness_processes.extend(strings("harness_processes"));
 }
 
 /// Read and parse one file. `Ok(None)` when it does not exist and need not.

@@ -55,10 +55,12 @@
 
 pub mod config;
 pub mod glob;
+pub mod hermes_import;
 pub mod matching;
 pub mod smart;
 pub mod sqlite;
 pub mod store;
+pub mod suggest;
 
 use std::time::Duration;
 
@@ -124,6 +126,11 @@ pub fn now() -> i64 {
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_secs() as i64)
         .unwrap_or(0)
+}
+
+/// `now` plus `secs`, saturating (a config may hold any number of seconds).
+fn later(now: i64, secs: u64) -> i64 {
+    now.saturating_add(i64::try_from(secs).unwrap_or(i64::MAX))
 }
 
 /// What decided a verdict.
@@ -223,8 +230,9 @@ pub struct Verdict {
     /// The mode in force.
     pub mode: Mode,
     pub analysis: Analysis,
-    /// Config errors, ignored project settings and store failures, for the front end to
-    /// report (a verdict with warnings is still a sound decision).
+    /// Store failures, assessor failures and ignored flags, for the front end to report (a
+    /// verdict with warnings is still a sound decision). Config problems are in
+    /// [`LoadedConfig::problems`], reported once per load.
     pub warnings: Vec<String>,
     /// The ledger entry, when the store recorded it.
     pub ledger_id: Option<i64>,
@@ -237,6 +245,10 @@ fn analysis_context(req: &Request, cfg: &Config) -> Context {
     ctx.mode = crate::Mode::Manual;
     ctx.unattended = false;
     ctx.sudo_password_configured = cfg.sudo_password_configured;
+    ctx.protected_paths
+        .extend(cfg.protected_paths.iter().cloned());
+    ctx.harness_names
+        .extend(cfg.harness_processes.iter().cloned());
     ctx
 }
 
@@ -276,14 +288,7 @@ fn messages(findings: &[&Finding]) -> String {
 /// ledger; store failures are reported in `warnings` and never allow anything.
 pub fn evaluate(req: &Request, loaded: &LoadedConfig, store: &mut dyn Store) -> Verdict {
     let cfg = &loaded.config;
-    let mut warnings: Vec<String> = loaded
-        .errors
-        .iter()
-        .map(|e| {
-            format!("config error: {e}; using the strictest settings (manual mode, no allowlist)")
-        })
-        .collect();
-    warnings.extend(loaded.warnings.iter().cloned());
+    let mut warnings: Vec<String> = Vec::new();
     let mode = match req.mode {
         // A `--mode` flag may not loosen a config that failed to load.
         Some(m) if !loaded.is_strict_fallback() => m,
@@ -457,8 +462,8 @@ fn decide(
     let rest: Vec<&Finding> = uncovered.iter().map(|i| &findings[*i]).collect();
     // 5. Smart mode.
     if mode == Mode::Smart && !unanalysed {
-        let home = req.context.home.as_deref();
-        let low: Vec<Option<String>> = rest.iter().map(|f| smart::low_risk(a, f, home)).collect();
+        let ctx = analysis_context(req, cfg);
+        let low: Vec<Option<String>> = rest.iter().map(|f| smart::low_risk(a, f, &ctx)).collect();
         if low.iter().all(Option::is_some) {
             let why: Vec<String> = low.into_iter().flatten().collect();
             return (
@@ -633,7 +638,7 @@ pub fn record_answer(
                 cwd: req.context.cwd.clone(),
                 harness: req.harness.clone(),
                 created: now,
-                expires: Some(now + cfg.timeout.max(1) as i64),
+                expires: Some(later(now, cfg.timeout.max(1))),
             };
             match store.add_approval(&a) {
                 Ok(id) => rec.approvals.push(id),
@@ -653,7 +658,7 @@ pub fn record_answer(
                         cwd: req.context.cwd.clone(),
                         harness: req.harness.clone(),
                         created: now,
-                        expires: Some(now + cfg.session_ttl as i64),
+                        expires: Some(later(now, cfg.session_ttl)),
                     };
                     match store.add_approval(&a) {
                         Ok(id) => rec.approvals.push(id),

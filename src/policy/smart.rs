@@ -47,7 +47,8 @@ pub const BUILD_DIRS: &[&str] = &[
 const PRIVILEGE: &[&str] = &["sudo", "doas", "su", "pkexec", "run0"];
 
 /// Why shellgate rates this finding low-risk, or `None`.
-pub fn low_risk(a: &Analysis, f: &Finding, home: Option<&str>) -> Option<String> {
+pub fn low_risk(a: &Analysis, f: &Finding, ctx: &crate::Context) -> Option<String> {
+    let home = ctx.home.as_deref();
     if f.rule != "SG2001" {
         return None;
     }
@@ -65,13 +66,19 @@ pub fn low_risk(a: &Analysis, f: &Finding, home: Option<&str>) -> Option<String>
     }
     let mut why = Vec::new();
     for w in &args.operands {
-        why.push(operand_low_risk(a, cmd, w, home)?);
+        why.push(operand_low_risk(a, cmd, w, home, ctx)?);
     }
     why.dedup();
     Some(why.join("; "))
 }
 
-fn operand_low_risk(a: &Analysis, cmd: &Command, w: &Word, home: Option<&str>) -> Option<String> {
+fn operand_low_risk(
+    a: &Analysis,
+    cmd: &Command,
+    w: &Word,
+    home: Option<&str>,
+    ctx: &crate::Context,
+) -> Option<String> {
     if let Some(v) = mktemp_var(a, w) {
         return Some(format!(
             "`{}` is the output of mktemp in the same command",
@@ -83,6 +90,7 @@ fn operand_low_risk(a: &Analysis, cmd: &Command, w: &Word, home: Option<&str>) -
     // config, shell startup files, ...) is never low-risk.
     let protected = |p: &str| {
         protects_below(p)
+            || crate::rules::util::configured_protected(ctx, p)
             || paths::classify(
                 p,
                 Roots {

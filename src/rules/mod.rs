@@ -218,6 +218,7 @@ pub static RULES: &[&dyn Rule] = &[
     &self_protection::gateway_stop::GatewayStop,
     &self_protection::gateway_detached::GatewayDetached,
     &self_protection::launchd_stop::LaunchdStop,
+    &self_protection::guard_loosen::GuardLoosen,
     &containers::lifecycle::ContainerLifecycle,
     &containers::daemon_redirect::DaemonRedirect,
     &git::reset_hard::ResetHard,

@@ -119,10 +119,23 @@ pub fn classify(cmd: &Command, w: &Word, home: Option<&str>) -> Extent {
 
 /// What the catalog says about a resolved path, in this analysis's context.
 pub fn path_info(cx: &Cx, path: &str) -> PathInfo {
-    paths::classify(
-        &paths::fix_tilde_path(path, cx.ctx.home.as_deref()),
-        Roots::of(cx.ctx),
-    )
+    let p = paths::fix_tilde_path(path, cx.ctx.home.as_deref());
+    let mut info = paths::classify(&p, Roots::of(cx.ctx));
+    if !info.class.is_protected() && configured_protected(cx.ctx, &p) {
+        info.class = PathClass::Configured;
+    }
+    info
+}
+
+/// Does one of the config's `protected_paths` cover `path`: a glob that matches it, or a
+/// directory (with `~` for the home) that holds it?
+pub fn configured_protected(ctx: &crate::Context, path: &str) -> bool {
+    let p = paths::fold(path);
+    ctx.protected_paths.iter().any(|g| {
+        let g = paths::expand_tilde(g, ctx.home.as_deref());
+        (g.starts_with('/') && paths::within(&p, &paths::fold(&g)))
+            || crate::policy::glob::matches(&g, &p)
+    })
 }
 
 /// A path word of `cmd` that is protected from writes, copies and deletes: its class and

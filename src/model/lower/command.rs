@@ -1,6 +1,6 @@
 //! Simple commands: the words of one command become an argv, peeled of wrappers, and run.
 
-use super::{Block, Lowerer, Source, apply_assignment, heredoc_stdin};
+use super::{Block, Lowerer, Source, apply_assignment, heredoc_stdin, readback};
 use crate::Span;
 use crate::model::env::Env;
 use crate::model::word::WordMode;
@@ -87,6 +87,13 @@ impl Lowerer<'_> {
             ) || cn.field == Some("redirect")
             {
                 redirect_nodes.push(c);
+                let next = node
+                    .children
+                    .iter()
+                    .skip_while(|&&x| x != c)
+                    .nth(1)
+                    .copied();
+                word_groups.extend(readback::redirect_words(src, c, next));
                 last_end = None;
                 continue;
             }
@@ -117,6 +124,20 @@ impl Lowerer<'_> {
                 }
                 last_end = Some(cn.end);
             }
+        }
+        // Words of this command that the grammar put into the statement's trailing redirects.
+        let src_id = src.text.as_ptr() as usize;
+        let mut pending = Vec::new();
+        self.pending_words.retain(|(s, cmd, words)| {
+            let mine = *s == src_id && *cmd == id;
+            if mine {
+                pending.extend(words.iter().cloned());
+            }
+            !mine
+        });
+        if !pending.is_empty() {
+            word_groups.extend(pending);
+            word_groups.sort_by_key(|g| g.first().map(|&n| src.tree.node(n).start));
         }
         let mut pre = Block::empty_output();
         let mut assigns = Vec::new();

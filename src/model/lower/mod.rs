@@ -23,6 +23,7 @@ pub(crate) use super::source::{FnBody, Source, SrcMap};
 mod builtins;
 mod command;
 mod nested;
+mod readback;
 mod redirect;
 mod stmt;
 
@@ -68,6 +69,9 @@ pub struct Lowerer<'a> {
     placeholder: usize,
     /// Heredoc bodies the grammar misread as words: (source id, start, end).
     heredoc_cuts: Vec<(usize, usize, usize)>,
+    /// Words the grammar put into a statement's trailing redirects, waiting for the simple
+    /// command they belong to: (source id, command node, words).
+    pending_words: Vec<(usize, NodeId, Vec<Vec<NodeId>>)>,
 }
 
 /// Lower a parsed command into the model.
@@ -90,6 +94,7 @@ pub fn lower_script(
         files: BTreeMap::new(),
         placeholder: 0,
         heredoc_cuts: Vec::new(),
+        pending_words: Vec::new(),
     };
     let src = Rc::new(Source {
         text: norm.text.clone(),

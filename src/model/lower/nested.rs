@@ -213,6 +213,17 @@ impl Lowerer<'_> {
             });
             return Block::default();
         }
+        // The shell that runs this code joins `\`+newline continuations first, as the
+        // normaliser did for the top-level text; offsets then no longer match the word.
+        let joined = crate::scan::join_continuations(&text);
+        let fixed = if joined.is_some() {
+            Some(fixed.unwrap_or(code.span))
+        } else {
+            fixed
+        };
+        if let Some(j) = joined {
+            text = j;
+        }
         let tree = match syntax::parse(&text) {
             Ok(t) => t,
             Err(e) => {

@@ -2,9 +2,9 @@
 
 use crate::model::env::Env;
 use crate::model::word::WordMode;
-use crate::model::{CmdId, Heredoc, Origin, Redirect, RedirectOp};
+use crate::model::{CmdId, Heredoc, Issue, IssueKind, Origin, Redirect, RedirectOp};
 
-use super::{Block, Lowerer, Source};
+use super::{Block, Lowerer, Source, readback};
 use crate::syntax::{NodeId, kinds as k};
 
 impl Lowerer<'_> {
@@ -63,6 +63,30 @@ impl Lowerer<'_> {
                 k::FILE_REDIRECT | k::HEREDOC_REDIRECT | k::HERESTRING_REDIRECT
             ) {
                 redirs.extend(self.lower_redirect(src, c, env, origin, &mut pre));
+                let next = node
+                    .children
+                    .iter()
+                    .skip_while(|&&x| x != c)
+                    .nth(1)
+                    .copied();
+                let words = readback::redirect_words(src, c, next);
+                if !words.is_empty() {
+                    match body.and_then(|b| readback::last_simple_command(src, b)) {
+                        Some(cmd) => {
+                            self.pending_words
+                                .push((src.text.as_ptr() as usize, cmd, words));
+                        }
+                        None => self.script.issues.push(Issue {
+                            kind: IssueKind::ParseError,
+                            span: src.span(cn.start, cn.end, self.norm),
+                            message: "words after the redirect of a compound command: bash \
+                                      rejects this"
+                                .into(),
+                            origin: origin.clone(),
+                            text: src.text.get(node.start..node.end).unwrap_or("").into(),
+                        }),
+                    }
+                }
             } else if cn.kind != k::HEREDOC_REDIRECT {
                 // `<>` and other gaps appear as ERROR siblings; already reported.
                 let mut subs = Vec::new();

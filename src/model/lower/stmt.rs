@@ -3,7 +3,7 @@
 
 use std::rc::Rc;
 
-use super::{Block, FnBody, Lowerer, Source, shorten};
+use super::{Block, FnBody, Lowerer, Source, readback, shorten};
 use crate::Span;
 use crate::model::env::{Env, VarValue};
 use crate::model::word::WordMode;
@@ -40,7 +40,11 @@ impl Lowerer<'_> {
                     !t.named && t.kind == "&"
                 })
                 .unwrap_or(false);
-            let b = self.lower_stmt(src, id, env, origin, stdin.clone(), &[]);
+            let (start, end) = (n.start, n.end);
+            let b = match readback::misread_newline(src, id) {
+                Some(cut) => self.lower_resplit(src, (start, cut, end), env, origin, stdin.clone()),
+                None => self.lower_stmt(src, id, env, origin, stdin.clone(), &[]),
+            };
             if background {
                 for &c in &b.commands {
                     if let Some(cmd) = self.script.commands.get_mut(c) {

@@ -39,6 +39,8 @@ pub enum PathClass {
     HarnessConfig,
     /// shellgate's own configuration and state.
     Guard,
+    /// A path the user's config protects (`protected_paths`).
+    Configured,
     /// A temporary path (`/tmp/x`, `/var/tmp/x`, `/dev/shm/x`).
     Temp,
     /// A path inside the working directory.
@@ -66,6 +68,7 @@ impl PathClass {
             PathClass::ProjectEnv => "an env file",
             PathClass::HarnessConfig => "an agent harness's config",
             PathClass::Guard => "shellgate's own config/state",
+            PathClass::Configured => "a path protected by the config (protected_paths)",
             PathClass::Temp => "a temporary path",
             PathClass::Workspace => "a workspace path",
             PathClass::Other => "a path",
@@ -203,6 +206,10 @@ pub const CATALOG: &[Entry] = &[
         Is(HarnessConfig),
         None,
     ),
+    // Scripts that Claude's hook settings run are as much the hook as the settings.
+    row(Anywhere, ".claude/hooks", Is(HarnessConfig), None),
+    row(Home, ".claude.json", Is(HarnessConfig), None),
+    row(Home, ".copilot", Is(HarnessConfig), None),
     row(Anywhere, ".codex", Is(HarnessConfig), None),
     row(Anywhere, ".gemini", Is(HarnessConfig), None),
     row(Anywhere, ".github/hooks", Is(HarnessConfig), None),
@@ -463,6 +470,13 @@ mod tests {
             ),
             ("/root/.codex/config.toml", HarnessConfig, false),
             ("/home/user/.gemini/settings.json", HarnessConfig, false),
+            (
+                "/home/user/project/.claude/hooks/guard.sh",
+                HarnessConfig,
+                false,
+            ),
+            ("/home/user/.claude.json", HarnessConfig, false),
+            ("/home/bob/.copilot/config.json", HarnessConfig, false),
             (
                 "/home/user/project/.github/hooks/hooks.json",
                 HarnessConfig,

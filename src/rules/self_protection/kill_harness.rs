@@ -6,7 +6,7 @@ use crate::rules::processes::signals::selector;
 use crate::rules::util::route;
 use crate::rules::{Cx, Finding, Rule, RuleMeta};
 
-use super::{harness_image, harness_in, harness_matched};
+use super::{harness_image, harness_matched, harness_named};
 
 declare_rule! {
     /// ## What it does
@@ -55,12 +55,12 @@ declare_rule! {
 
 impl KillHarness {
     /// The harness name mentioned by one of the commands `ids` (the producers of a pid).
-    fn named_by(cx: &Cx, ids: &[CmdId]) -> Option<(&'static str, String)> {
+    fn named_by(cx: &Cx, ids: &[CmdId]) -> Option<(String, String)> {
         ids.iter()
             .filter_map(|id| cx.script.command(*id))
             .find_map(|c| {
                 let text = c.arg_texts().join(" ");
-                harness_in(&text).map(|h| (h, c.name.clone().unwrap_or_default()))
+                harness_named(cx.ctx, &text).map(|h| (h, c.name.clone().unwrap_or_default()))
             })
     }
 }
@@ -90,7 +90,7 @@ impl Rule for KillHarness {
             let hit = s
                 .patterns
                 .iter()
-                .find_map(|w| harness_in(&w.text_with("…")).map(|h| (h, w)));
+                .find_map(|w| harness_named(cx.ctx, &w.text_with("…")).map(|h| (h, w)));
             if let Some((h, w)) = hit {
                 let mut f = Finding::on(
                     &Self::META,

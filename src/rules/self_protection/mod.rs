@@ -3,6 +3,7 @@
 
 pub mod gateway_detached;
 pub mod gateway_stop;
+pub mod guard_loosen;
 pub mod kill_harness;
 pub mod launchd_stop;
 
@@ -87,6 +88,24 @@ pub fn harness_image(pattern: &str) -> Option<&'static str> {
 pub fn harness_in(text: &str) -> Option<&'static str> {
     let t = text.to_ascii_lowercase();
     HARNESS.iter().copied().find(|h| t.contains(h))
+}
+
+/// The harness a process pattern names: a built-in name it mentions, or a configured
+/// harness name (`harness_processes`) it mentions or would match as a substring.
+pub fn harness_named(ctx: &crate::Context, text: &str) -> Option<String> {
+    if let Some(h) = harness_in(text) {
+        return Some(h.to_string());
+    }
+    let t = text.to_lowercase();
+    let t = t.trim_matches(|c: char| c == '…' || c.is_whitespace());
+    ctx.harness_names
+        .iter()
+        .filter(|n| !n.trim().is_empty())
+        .find(|n| {
+            let n = n.to_lowercase();
+            t.contains(&n) || (t.chars().count() >= 2 && n.contains(t))
+        })
+        .cloned()
 }
 
 /// The operands of a `hermes` command from its subcommand on, as text. Options before

@@ -1,0 +1,126 @@
+//! `shellgate hook HARNESS`: read one hook event on stdin and answer in that harness's
+//! protocol. The work runs on a worker thread under a deadline, so a hang (stdin never
+//! closed, a locked store) ends in the harness's deny, never in its timeout (which some
+//! harnesses treat as "run it").
+
+use std::io::{Read, Write};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use clap::{Args, ValueEnum};
+
+use crate::hooks::judge::{HookEnv, judge};
+use crate::hooks::{EVENT_LIMIT, Harness, Reply, handle, refuse};
+
+/// Default time the hook gives itself before it answers deny; the installers set each
+/// harness's hook timeout well above it.
+pub const DEFAULT_DEADLINE_MS: u64 = 20_000;
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum HarnessArg {
+    Claude,
+    Codex,
+    Gemini,
+    Copilot,
+    Hermes,
+    /// The protocol of the Hermes plugin in `integrations/hermes/`.
+    HermesPlugin,
+}
+
+impl HarnessArg {
+    pub fn harness(self) -> Harness {
+        match self {
+            HarnessArg::Claude => Harness::Claude,
+            HarnessArg::Codex => Harness::Codex,
+            HarnessArg::Gemini => Harness::Gemini,
+            HarnessArg::Copilot => Harness::Copilot,
+            HarnessArg::Hermes => Harness::Hermes,
+            HarnessArg::HermesPlugin => Harness::HermesPlugin,
+        }
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct HookArgs {
+    /// The harness whose hook protocol stdin and stdout follow.
+    #[arg(value_enum)]
+    harness: HarnessArg,
+}
+
+/// The deadline from `SHELLGATE_HOOK_DEADLINE_MS` (for tests), else the default.
+fn deadline() -> Duration {
+    let ms = std::env::var("SHELLGATE_HOOK_DEADLINE_MS")
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+        .unwrap_or(DEFAULT_DEADLINE_MS);
+    Duration::from_millis(ms)
+}
+
+fn read_stdin() -> Result<Vec<u8>, String> {
+    let mut buf = Vec::new();
+    std::io::stdin()
+        .take(EVENT_LIMIT as u64 + 1)
+        .read_to_end(&mut buf)
+        .map_err(|e| format!("could not read the hook event from stdin: {e}"))?;
+    Ok(buf)
+}
+
+/// The hook for `harness`, answered within `limit`.
+pub fn respond(harness: Harness, limit: Duration) -> Reply {
+    let (tx, rx) = mpsc::channel();
+    let spawned = std::thread::Builder::new()
+        .name("hook".into())
+        .spawn(move || {
+            let reply = match read_stdin() {
+                Ok(bytes) => {
+                    let env = HookEnv::from_process();
+                    handle(harness, &bytes, &|ev| judge(harness, ev, &env))
+                }
+                Err(e) => refuse(harness, None, &e),
+            };
+            let _ = tx.send(reply);
+        });
+    if let Err(e) = spawned {
+        return refuse(
+            harness,
+            None,
+            &format!("could not start the hook worker: {e}"),
+        );
+    }
+    match rx.recv_timeout(limit) {
+        Ok(r) => r,
+        Err(mpsc::RecvTimeoutError::Timeout) => refuse(
+            harness,
+            None,
+            &format!(
+                "no decision within {} ms (the hook's own deadline)",
+                limit.as_millis()
+            ),
+        ),
+        Err(mpsc::RecvTimeoutError::Disconnected) => {
+            refuse(harness, None, "the hook worker stopped without an answer")
+        }
+    }
+}
+
+/// Write the reply; if a deny cannot be written to stdout, fall back to the blocking exit.
+pub fn emit(reply: &Reply) -> i32 {
+    let mut out = std::io::stdout().lock();
+    let wrote = out
+        .write_all(reply.stdout.as_bytes())
+        .and_then(|_| out.flush())
+        .is_ok();
+    let _ = std::io::stderr().write_all(reply.stderr.as_bytes());
+    if reply.block || (!wrote && !reply.stdout.is_empty()) {
+        super::EXIT_DENY
+    } else {
+        super::EXIT_ALLOW
+    }
+}
+
+pub fn run(a: HookArgs) -> i32 {
+    // A panic is turned into a refusal; its default message would only clutter the
+    // reason the harness shows.
+    std::panic::set_hook(Box::new(|_| {}));
+    emit(&respond(a.harness.harness(), deadline()))
+}

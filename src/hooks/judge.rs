@@ -1,0 +1,178 @@
+//! The one place a hook asks for a decision: a shell command goes to the policy (config,
+//! modes, approvals, ledger) with the event's session id and working directory, a file
+//! write to the write guard, and a command that Claude Code reports as run after an ask is
+//! recorded as approved once. Adapters never decide anything themselves.
+
+use std::path::{Path, PathBuf};
+
+use super::files::{WriteScope, judge_writes};
+use super::{Action, Event, Harness, Verdict, clip};
+use crate::policy::{self, Answer, AnswerSource, LoadedConfig, LogQuery, Request};
+use crate::{Context, Decision};
+
+/// What the hook knows about the process it runs in (environment, config).
+#[derive(Debug, Clone, Default)]
+pub struct HookEnv {
+    pub home: Option<String>,
+    pub user: Option<String>,
+    pub hermes_home: Option<String>,
+    pub tmpdir: Option<String>,
+    /// The hook process's own working directory, used when the event names none.
+    pub process_cwd: Option<String>,
+    pub own_binary: Option<String>,
+}
+
+impl HookEnv {
+    /// The environment of the current process.
+    pub fn from_process() -> HookEnv {
+        let var = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
+        HookEnv {
+            home: var("HOME"),
+            user: var("USER").or_else(|| var("LOGNAME")),
+            hermes_home: var("HERMES_HOME"),
+            tmpdir: var("TMPDIR"),
+            process_cwd: std::env::current_dir()
+                .ok()
+                .map(|p| p.to_string_lossy().into_owned()),
+            own_binary: std::env::current_exe()
+                .ok()
+                .map(|p| p.to_string_lossy().into_owned()),
+        }
+    }
+
+    fn cwd(&self, ev: &Event) -> Option<String> {
+        ev.cwd
+            .clone()
+            .filter(|c| c.starts_with('/'))
+            .or_else(|| self.process_cwd.clone())
+    }
+
+    /// The analysis context for a command from this event.
+    pub fn context(&self, ev: &Event) -> Context {
+        let mut c = Context::new(self.cwd(ev), self.home.clone(), self.user.clone());
+        if let Some(h) = &self.hermes_home {
+            c.env.insert("HERMES_HOME".into(), h.clone());
+        }
+        if let Some(t) = &self.tmpdir {
+            c.env.insert("TMPDIR".into(), t.clone());
+        }
+        c
+    }
+
+    /// Where writes may go: the user's `write_roots` and `protected_paths`, and
+    /// shellgate's own config and state files wherever the environment put them.
+    pub fn write_scope(&self, ev: &Event, loaded: &LoadedConfig) -> WriteScope {
+        let hermes = self.hermes_home.clone().or_else(|| {
+            self.home
+                .as_ref()
+                .map(|h| format!("{}/.hermes", h.trim_end_matches('/')))
+        });
+        let own = [
+            loaded.paths.config.as_deref(),
+            loaded.paths.state_db.as_deref().and_then(Path::parent),
+        ];
+        let guard_paths = own
+            .into_iter()
+            .flatten()
+            .chain(loaded.project_files.iter().map(PathBuf::as_path))
+            .map(|p| p.to_string_lossy().into_owned())
+            .collect();
+        WriteScope {
+            cwd: self.cwd(ev),
+            home: self.home.clone(),
+            hermes_home: hermes,
+            write_roots: loaded.config.write_roots.clone(),
+            own_binary: self.own_binary.clone(),
+            protected: loaded.config.protected_paths.clone(),
+            guard_paths,
+        }
+    }
+}
+
+/// The policy request for a shell command from this event.
+fn request(harness: Harness, ev: &Event, command: &str, env: &HookEnv) -> Request {
+    let mut req = Request::new(command, env.context(ev));
+    req.session = ev.session_id.clone();
+    req.harness = Some(harness.name().to_string());
+    req
+}
+
+/// The reason a harness shows: the policy's text, and any config or store trouble.
+fn reason_with_warnings(reason: &str, warnings: &[String]) -> String {
+    // The harness shows this among its own messages: say whose decision it is.
+    let reason = if reason.starts_with("shellgate") {
+        reason.to_string()
+    } else {
+        format!("shellgate: {reason}")
+    };
+    if warnings.is_empty() {
+        clip(&reason)
+    } else {
+        clip(&format!(
+            "{reason} (shellgate warnings: {})",
+            warnings.join("; ")
+        ))
+    }
+}
+
+/// A command the harness ran after its own prompt: when shellgate had asked about exactly
+/// this command in this session and directory, a person approved it — record that.
+fn record_ran(harness: Harness, ev: &Event, command: &str, env: &HookEnv, loaded: &LoadedConfig) {
+    let req = request(harness, ev, command, env);
+    let mut store = policy::open_store(loaded);
+    let q = LogQuery {
+        since: None,
+        decision: Some(Decision::Ask),
+        session: req.session.clone(),
+        harness: req.harness.clone(),
+        approved_only: false,
+        limit: Some(200),
+    };
+    let asked = store.query(&q).is_ok_and(|entries| {
+        entries
+            .iter()
+            .any(|e| e.command == req.command && e.cwd == req.context.cwd)
+    });
+    if asked {
+        policy::record_answer(
+            &req,
+            Answer::Once,
+            AnswerSource::HarnessRan,
+            loaded,
+            &mut *store,
+        );
+    }
+}
+
+/// Decide what the event asks. `None` for events that need no answer (pass-through tools,
+/// a command that already ran).
+pub fn judge(harness: Harness, ev: &Event, env: &HookEnv) -> Option<Verdict> {
+    if matches!(ev.action, Action::PassThrough) {
+        return None;
+    }
+    let cwd = env.cwd(ev);
+    let loaded = LoadedConfig::load(None, cwd.as_deref().map(Path::new));
+    match &ev.action {
+        Action::PassThrough => None,
+        Action::ShellRan { command } => {
+            record_ran(harness, ev, command, env, &loaded);
+            None
+        }
+        Action::Shell { command } => {
+            let mut store = policy::open_store(&loaded);
+            let v = policy::evaluate(&request(harness, ev, command, env), &loaded, &mut *store);
+            Some(Verdict {
+                decision: v.decision,
+                reason: reason_with_warnings(&v.reason, &v.warnings),
+            })
+        }
+        Action::Write { paths } => {
+            let mut v = judge_writes(paths, &env.write_scope(ev, &loaded));
+            if v.decision != Decision::Allow {
+                let errors: Vec<String> = loaded.errors.iter().map(|e| e.to_string()).collect();
+                v.reason = reason_with_warnings(&v.reason, &errors);
+            }
+            Some(v)
+        }
+    }
+}

@@ -1,0 +1,349 @@
+//! Harness hook adapters: read one hook event (Claude Code, Codex, Gemini CLI, Copilot CLI,
+//! Hermes), judge the shell command or file write it carries, and answer in exactly that
+//! harness's protocol — never in a shape the harness would read as "run it".
+//!
+//! Each adapter module has three functions: `parse` (event JSON → [`Event`]), `answer`
+//! ([`Event`] + [`Verdict`] → [`Reply`]) and `refuse` (a deny for input that could not be
+//! judged). The protocol notes, with sources, are in `docs/HOOKS.md`. This module never
+//! prints or exits: the CLI (`shellgate hook HARNESS`) writes the [`Reply`].
+
+pub mod claude;
+pub mod codex;
+pub mod copilot;
+pub mod files;
+pub mod gemini;
+pub mod hermes;
+pub mod install;
+pub mod jsonedit;
+pub mod judge;
+pub mod patch;
+
+use serde_json::Value;
+
+use crate::Decision;
+
+pub use judge::judge;
+
+/// The harnesses shellgate has a hook adapter for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Harness {
+    Claude,
+    Codex,
+    Gemini,
+    Copilot,
+    Hermes,
+    /// The shellgate plugin inside Hermes (`integrations/hermes/`): Hermes's shell-hook
+    /// event in, a plugin directive (`{"action": "block"|"approve", "message"}`) out.
+    HermesPlugin,
+}
+
+impl Harness {
+    pub const ALL: [Harness; 6] = [
+        Harness::Claude,
+        Harness::Codex,
+        Harness::Gemini,
+        Harness::Copilot,
+        Harness::Hermes,
+        Harness::HermesPlugin,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Harness::Claude => "claude",
+            Harness::Codex => "codex",
+            Harness::Gemini => "gemini",
+            Harness::Copilot => "copilot",
+            Harness::Hermes => "hermes",
+            Harness::HermesPlugin => "hermes-plugin",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<Harness> {
+        Harness::ALL.into_iter().find(|h| h.name() == s)
+    }
+}
+
+/// What a tool call asks to do, as far as shellgate is concerned.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Action {
+    /// Run this shell command.
+    Shell { command: String },
+    /// Write (create, overwrite, edit, delete) these files; paths as the tool gave them.
+    Write { paths: Vec<String> },
+    /// A shell command has run (Claude `PostToolUse`): learn from the person's answer.
+    ShellRan { command: String },
+    /// A tool shellgate does not judge: let the harness go on as it would without a hook.
+    PassThrough,
+}
+
+/// One parsed hook event.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Event {
+    /// The hook event name as the harness sent it (`PreToolUse`, `BeforeTool`, ...).
+    pub event: String,
+    pub tool: String,
+    pub session_id: Option<String>,
+    pub cwd: Option<String>,
+    pub action: Action,
+}
+
+/// shellgate's answer to one event.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Verdict {
+    pub decision: Decision,
+    /// One line for the person and the model: what was found, and what to do.
+    pub reason: String,
+}
+
+/// What the hook process must write and how it must exit. `block` means the harness's
+/// blocking exit status (2 for every harness here); otherwise the process exits 0.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Reply {
+    pub stdout: String,
+    pub stderr: String,
+    pub block: bool,
+}
+
+impl Reply {
+    /// Exit 0 with `text` on stdout.
+    pub fn stdout(text: String) -> Reply {
+        Reply {
+            stdout: text,
+            ..Reply::default()
+        }
+    }
+
+    /// The blocking exit status (2) with `reason` on stderr.
+    pub fn blocking(reason: &str) -> Reply {
+        Reply {
+            stderr: format!("{reason}\n"),
+            block: true,
+            ..Reply::default()
+        }
+    }
+}
+
+/// The shape every adapter's answer shares: nothing for a tool shellgate does not judge
+/// or an allowed call; otherwise the harness's reply for an ask or a deny, given the reason.
+pub(crate) fn by_decision(
+    ev: &Event,
+    v: &Verdict,
+    ask: impl FnOnce(&str) -> Reply,
+    deny: impl FnOnce(&str) -> Reply,
+) -> Reply {
+    if matches!(ev.action, Action::PassThrough) {
+        return Reply::default();
+    }
+    match v.decision {
+        Decision::Allow => Reply::default(),
+        Decision::Ask => ask(&v.reason),
+        Decision::Deny => deny(&v.reason),
+    }
+}
+
+/// Why an event could not be judged. Every variant ends in a deny for a shell or file call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HookError {
+    /// stdin was not valid UTF-8 JSON, or too large.
+    Unreadable(String),
+    /// The JSON parsed but lacks what the protocol promises (no command for a shell call).
+    Malformed(String),
+}
+
+impl HookError {
+    pub fn message(&self) -> &str {
+        match self {
+            HookError::Unreadable(m) | HookError::Malformed(m) => m,
+        }
+    }
+}
+
+/// Most bytes of hook event read from stdin. Claude caps a Bash command at far less; an
+/// event past this is refused, never truncated.
+pub const EVENT_LIMIT: usize = 64 << 20;
+
+/// Longest reason sent back: Claude Code truncates `permissionDecisionReason` at 2000
+/// characters; shorter keeps every harness's display readable.
+pub const REASON_LIMIT: usize = 1500;
+
+/// Parse raw stdin bytes as a JSON object.
+pub fn parse_json(bytes: &[u8]) -> Result<Value, HookError> {
+    if bytes.len() > EVENT_LIMIT {
+        return Err(HookError::Unreadable(format!(
+            "the hook event is larger than {} MiB",
+            EVENT_LIMIT >> 20
+        )));
+    }
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        HookError::Unreadable(format!(
+            "the hook event is not valid UTF-8 (first bad byte at offset {})",
+            e.valid_up_to()
+        ))
+    })?;
+    let v: Value = serde_json::from_str(text)
+        .map_err(|e| HookError::Unreadable(format!("the hook event is not valid JSON ({e})")))?;
+    if !v.is_object() {
+        return Err(HookError::Malformed(
+            "the hook event is not a JSON object".into(),
+        ));
+    }
+    Ok(v)
+}
+
+/// A string field, `None` when absent or not a string.
+pub(crate) fn str_field<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
+    v.get(key).and_then(Value::as_str)
+}
+
+/// The command string of a shell tool's input; a shell call without one is malformed.
+pub(crate) fn command_of(input: Option<&Value>, tool: &str) -> Result<String, HookError> {
+    match input.and_then(|i| i.get("command")) {
+        Some(Value::String(s)) => Ok(s.clone()),
+        Some(_) => Err(HookError::Malformed(format!(
+            "the {tool} call's command is not a string"
+        ))),
+        None => Err(HookError::Malformed(format!(
+            "the {tool} call has no command"
+        ))),
+    }
+}
+
+/// The file path fields of a file tool's input (`file_path`, `path`, ...); a file call with
+/// none is malformed.
+pub(crate) fn paths_of(
+    input: Option<&Value>,
+    keys: &[&str],
+    tool: &str,
+) -> Result<Vec<String>, HookError> {
+    let mut out = Vec::new();
+    for k in keys {
+        match input.and_then(|i| i.get(*k)) {
+            Some(Value::String(s)) => out.push(s.clone()),
+            Some(Value::Null) | None => {}
+            Some(_) => {
+                return Err(HookError::Malformed(format!(
+                    "the {tool} call's {k} is not a string"
+                )));
+            }
+        }
+    }
+    if out.is_empty() {
+        return Err(HookError::Malformed(format!(
+            "the {tool} call names no file ({})",
+            keys.join(", ")
+        )));
+    }
+    Ok(out)
+}
+
+/// Parse an event for `harness`.
+pub fn parse(harness: Harness, v: &Value) -> Result<Event, HookError> {
+    match harness {
+        Harness::Claude => claude::parse(v),
+        Harness::Codex => codex::parse(v),
+        Harness::Gemini => gemini::parse(v),
+        Harness::Copilot => copilot::parse(v),
+        Harness::Hermes | Harness::HermesPlugin => hermes::parse(v),
+    }
+}
+
+/// The reply for a judged event.
+pub fn answer(harness: Harness, ev: &Event, verdict: &Verdict) -> Reply {
+    match harness {
+        Harness::Claude => claude::answer(ev, verdict),
+        Harness::Codex => codex::answer(ev, verdict),
+        Harness::Gemini => gemini::answer(ev, verdict),
+        Harness::Copilot => copilot::answer(ev, verdict),
+        Harness::Hermes => hermes::answer(ev, verdict),
+        Harness::HermesPlugin => hermes::plugin_answer(ev, verdict),
+    }
+}
+
+/// A deny in the harness's own shape for what could not be judged (bad input, internal
+/// error, time running out). `ev` is the event when it was parsed.
+pub fn refuse(harness: Harness, ev: Option<&Event>, why: &str) -> Reply {
+    let reason = clip(&format!(
+        "shellgate could not judge this tool call, so it is blocked: {why}"
+    ));
+    match harness {
+        Harness::Claude => claude::refuse(ev, &reason),
+        Harness::Codex => codex::refuse(ev, &reason),
+        Harness::Gemini => gemini::refuse(ev, &reason),
+        Harness::Copilot => copilot::refuse(ev, &reason),
+        Harness::Hermes => hermes::refuse(ev, &reason),
+        Harness::HermesPlugin => hermes::plugin_refuse(&reason),
+    }
+}
+
+/// The reason for an ask that a harness without an ask must turn into a deny.
+pub fn ask_as_deny(reason: &str, harness: &str) -> String {
+    clip(&format!(
+        "{reason}. {harness} hooks cannot ask, so shellgate blocked it; a person can run it if it is intended"
+    ))
+}
+
+/// Shorten a reason to [`REASON_LIMIT`] bytes on a character boundary.
+pub fn clip(s: &str) -> String {
+    if s.len() <= REASON_LIMIT {
+        return s.to_string();
+    }
+    let mut end = REASON_LIMIT;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &s[..end])
+}
+
+/// The whole hook: bytes in, reply out. Never panics: a panic anywhere below becomes a
+/// refusal. `judge` decides what the event asks (the CLI passes [`judge::judge`]).
+pub fn handle(harness: Harness, input: &[u8], judge: &dyn Fn(&Event) -> Option<Verdict>) -> Reply {
+    let run = || -> Reply {
+        let ev = match parse_json(input).and_then(|v| parse(harness, &v)) {
+            Ok(ev) => ev,
+            Err(e) => return refuse(harness, None, e.message()),
+        };
+        match judge(&ev) {
+            Some(v) => answer(harness, &ev, &v),
+            None => Reply::default(),
+        }
+    };
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)) {
+        Ok(r) => r,
+        Err(_) => refuse(
+            harness,
+            None,
+            "internal error in shellgate (please report it)",
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clips_long_reasons_on_a_char_boundary() {
+        let s = "é".repeat(REASON_LIMIT);
+        let c = clip(&s);
+        assert!(c.len() <= REASON_LIMIT + '…'.len_utf8());
+        assert!(c.ends_with('…'));
+    }
+
+    #[test]
+    fn refuses_non_utf8_and_non_object_input() {
+        assert!(matches!(
+            parse_json(b"\xff{}"),
+            Err(HookError::Unreadable(_))
+        ));
+        assert!(matches!(parse_json(b"[1]"), Err(HookError::Malformed(_))));
+        assert!(matches!(parse_json(b"{"), Err(HookError::Unreadable(_))));
+    }
+
+    #[test]
+    fn a_panicking_judge_becomes_a_blocking_refusal() {
+        let ev =
+            br#"{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}"#;
+        let r = handle(Harness::Claude, ev, &|_| panic!("boom"));
+        assert!(r.block || r.stdout.contains("\"deny\""), "{r:?}");
+    }
+}

@@ -1,0 +1,448 @@
+#!/usr/bin/env python3
+"""End-to-end hook tests with the real, released harnesses (stdlib only).
+
+For each scenario: a throwaway HOME and work directory, the scripted model server
+(model_server.py) on 127.0.0.1, ``shellgate install HARNESS`` to set up the hook, one whole
+non-interactive turn of the harness, then assertions on disk: a denied command never ran
+(its marker file is absent), an allowed one ran, an asked one did not run when nobody could
+answer.
+
+The whole run happens in a fresh network namespace (``unshare -n``) holding only a loopback
+interface, so neither the harness nor anything it starts can reach another address.
+
+Usage: e2e.py --shellgate PATH --harnesses DIR [--only claude,hermes] [--record DIR]
+
+DIR is where tests/e2e/install-harnesses.sh put the pinned harnesses. A missing harness is
+a failure. Only outside CI, and only when SHELLGATE_E2E_SKIP_MISSING=1 is set, is it
+skipped with a message instead.
+"""
+
+import argparse
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TURN_TIMEOUT = 240  # seconds for one harness turn; a hung harness fails the scenario
+
+
+def harness_bin(root, name):
+    return {
+        "claude": os.path.join(root, "claude", "node_modules", ".bin", "claude"),
+        "hermes": os.path.join(root, "hermes-venv", "bin", "hermes"),
+        "gemini": os.path.join(root, "gemini", "node_modules", ".bin", "gemini"),
+        "codex": os.path.join(root, "codex", "node_modules", ".bin", "codex"),
+    }[name]
+
+
+class Server:
+    def __init__(self, tmp, command, tool=None, tool_input=None):
+        self.log = os.path.join(tmp, "model-requests.jsonl")
+        port_file = os.path.join(tmp, "port")
+        env = dict(os.environ, SG_E2E_COMMAND=command, SG_E2E_LOG=self.log)
+        if tool:
+            env["SG_E2E_TOOL"] = tool
+            env["SG_E2E_TOOL_INPUT"] = json.dumps(tool_input)
+        self.proc = subprocess.Popen(
+            [sys.executable, os.path.join(HERE, "model_server.py"), port_file], env=env)
+        for _ in range(200):
+            if os.path.exists(port_file):
+                break
+            time.sleep(0.05)
+        with open(port_file) as f:
+            self.port = int(f.read())
+
+    def requests(self):
+        try:
+            with open(self.log) as f:
+                return [json.loads(l) for l in f]
+        except FileNotFoundError:
+            return []
+
+    def stop(self):
+        self.proc.send_signal(signal.SIGTERM)
+        self.proc.wait(timeout=10)
+
+
+def run(cmd, env, cwd, timeout=TURN_TIMEOUT):
+    p = subprocess.run(cmd, env=env, cwd=cwd, capture_output=True, text=True, timeout=timeout,
+                       stdin=subprocess.DEVNULL)
+    return p
+
+
+def base_env(home):
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": home,
+        "USER": os.environ.get("USER", "root"),
+        "LANG": "C.UTF-8",
+        "TERM": "dumb",
+        "TMPDIR": os.path.join(home, "tmp"),
+        "XDG_CONFIG_HOME": os.path.join(home, ".config"),
+        "XDG_STATE_HOME": os.path.join(home, ".local", "state"),
+        "XDG_DATA_HOME": os.path.join(home, ".local", "share"),
+        "XDG_CACHE_HOME": os.path.join(home, ".cache"),
+    }
+    os.makedirs(env["TMPDIR"], exist_ok=True)
+    return env
+
+
+def recording_binary(shellgate, record_dir, tmp, harness):
+    """A wrapper that saves each event the harness sends, then runs the real hook."""
+    path = os.path.join(tmp, "shellgate-record")
+    with open(path, "w") as f:
+        f.write(f"""#!{sys.executable}
+import os, subprocess, sys, time
+data = sys.stdin.buffer.read()
+os.makedirs({record_dir!r}, exist_ok=True)
+with open(os.path.join({record_dir!r}, {harness!r} + "-%d.json" % time.time_ns()), "wb") as f:
+    f.write(data)
+p = subprocess.run([{shellgate!r}] + sys.argv[1:], input=data, capture_output=True)
+sys.stdout.buffer.write(p.stdout); sys.stderr.buffer.write(p.stderr); sys.exit(p.returncode)
+""")
+    os.chmod(path, 0o755)
+    return path
+
+
+def scene(harness, scenario, dirs=()):
+    """A throwaway home and work directory for one scenario; the command with its marker."""
+    tmp = tempfile.mkdtemp(prefix=f"sg-e2e-{harness}-{scenario['name']}-")
+    home, work = os.path.join(tmp, "home"), os.path.join(tmp, "work")
+    for d in (home, work) + tuple(os.path.join(home, d) for d in dirs):
+        os.makedirs(d, exist_ok=True)
+    marker = os.path.join(work, "MARKER")
+    command = scenario["command"].replace("MARKER", marker)
+    return tmp, home, work, marker, command, base_env(home)
+
+
+def placeholders(value, home, work):
+    """`HOME/` and `WORK/` in a scenario's tool input or marker path, filled in."""
+    return json.loads(json.dumps(value).replace("HOME/", home + "/").replace("WORK/", work + "/"))
+
+
+def ran_marker(scenario, marker, home, work):
+    if scenario.get("path_marker"):
+        return os.path.exists(placeholders(scenario["path_marker"], home, work))
+    return os.path.exists(marker)
+
+
+def outcome(scenario, ran, results, server, proc, what):
+    """(ok, why): did the command run as expected, did the model hear the reason?"""
+    problems = []
+    if ran != scenario["runs"]:
+        problems.append(f"the command {'ran' if ran else 'did not run'}; expected it to "
+                        f"{'run' if scenario['runs'] else 'be blocked'}")
+    want = scenario.get("reason")
+    if want and not any(want in json.dumps(r) for r in results):
+        problems.append(f"no {what} sent back to the model mentions {want!r}: "
+                        f"{json.dumps(results)[:400]}")
+    if not any(r.get("method") == "POST" for r in server.requests()):
+        problems.append("the harness never called the model server")
+    detail = f"exit {proc.returncode}; stdout={proc.stdout[-400:]!r}; stderr={proc.stderr[-600:]!r}"
+    return not problems, "; ".join(problems) + ("\n    " + detail if problems else "")
+
+
+def bodies(server, key):
+    """Every element of `key` (messages, contents, input) in the requests the harness sent."""
+    return [x for r in server.requests() for x in (r.get("body") or {}).get(key) or []
+            if isinstance(x, dict)]
+
+
+# ---- Claude Code ----------------------------------------------------------------------
+
+def claude_turn(args, scenario):
+    tmp, home, work, marker, command, env = scene("claude", scenario)
+    binary = args.shellgate
+    if args.record:
+        binary = recording_binary(args.shellgate, args.record, tmp, "claude")
+    inst = run([args.shellgate, "install", "claude", "--user", "--binary", binary], env, work)
+    if inst.returncode != 0:
+        return tmp, False, f"install failed: {inst.stderr}"
+    server = Server(tmp, command, scenario.get("tool"), placeholders(scenario.get("tool_input"), home, work))
+    try:
+        env.update({
+            "ANTHROPIC_BASE_URL": f"http://127.0.0.1:{server.port}",
+            "ANTHROPIC_API_KEY": "sk-ant-e2e-dummy",
+            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+            "DISABLE_AUTOUPDATER": "1",
+            "DISABLE_TELEMETRY": "1",
+            "DISABLE_ERROR_REPORTING": "1",
+        })
+        allowed = scenario.get("allowed_tools", "Bash")
+        p = run([harness_bin(args.harnesses, "claude"), "-p", "Do the task.", "--allowedTools", allowed,
+                 "--output-format", "json"], env, work)
+    finally:
+        server.stop()
+    try:
+        out = json.loads(p.stdout or "{}")
+    except ValueError:
+        out = {}
+    # What the model was told about the blocked call: the hook's reason must be in it.
+    results = [b for m in bodies(server, "messages") if isinstance(m.get("content"), list)
+               for b in m["content"] if isinstance(b, dict) and b.get("type") == "tool_result"]
+    ok, why = outcome(scenario, ran_marker(scenario, marker, home, work), results, server, p, "tool result")
+    if ok and not scenario["runs"] and not out.get("permission_denials"):
+        return tmp, False, "Claude reported no permission_denials"
+    return tmp, ok, why
+
+
+CLAUDE_SCENARIOS = [
+    {"name": "allow", "command": "touch MARKER", "runs": True},
+    {"name": "deny", "command": "touch MARKER; mkfs.ext4 -q /dev/sdzz9", "runs": False,
+     "reason": "SG1201"},
+    {"name": "ask-unattended", "command": "touch MARKER; git reset --hard", "runs": False,
+     "reason": "SG3301"},
+    {"name": "write-protected", "command": "", "tool": "Write",
+     "tool_input": {"file_path": "HOME/.config/shellgate/config.toml", "content": "mode = \"off\"\n"},
+     "allowed_tools": "Bash,Write", "path_marker": "HOME/.config/shellgate/config.toml", "runs": False,
+     "reason": "shellgate's own config"},
+    {"name": "write-allowed", "command": "", "tool": "Write",
+     "tool_input": {"file_path": "HOME/notes.txt", "content": "hello\n"},
+     "allowed_tools": "Bash,Write", "path_marker": "HOME/notes.txt", "runs": True},
+]
+
+
+# ---- Codex CLI ------------------------------------------------------------------------
+
+CODEX_CONFIG = """\
+model = "gpt-5"
+model_provider = "scripted"
+
+[model_providers.scripted]
+name = "scripted"
+base_url = "http://127.0.0.1:{port}/v1"
+wire_api = "responses"
+env_key = "SG_E2E_API_KEY"
+"""
+
+
+def codex_turn(args, scenario):
+    tmp, home, work, marker, command, env = scene("codex", scenario, dirs=(".codex",))
+    env["CODEX_HOME"] = os.path.join(home, ".codex")
+    binary = args.shellgate
+    if args.record:
+        binary = recording_binary(args.shellgate, args.record, tmp, "codex")
+    inst = run([args.shellgate, "install", "codex", "--user", "--binary", binary], env, work)
+    if inst.returncode != 0:
+        return tmp, False, f"install failed: {inst.stderr}"
+    server = Server(tmp, command)
+    try:
+        with open(os.path.join(home, ".codex", "config.toml"), "w") as f:
+            f.write(CODEX_CONFIG.format(port=server.port))
+        env["SG_E2E_API_KEY"] = "e2e-dummy"
+        # Codex runs a new hook only once a person trusted it (/hooks in the TUI);
+        # --dangerously-bypass-hook-trust is its switch for vetted automation like this.
+        p = run([harness_bin(args.harnesses, "codex"), "exec", "--skip-git-repo-check",
+                 "--dangerously-bypass-approvals-and-sandbox", "--dangerously-bypass-hook-trust",
+                 "Do the task."], env, work)
+    finally:
+        server.stop()
+    results = [i for i in bodies(server, "input") if i.get("type") == "function_call_output"]
+    ok, why = outcome(scenario, ran_marker(scenario, marker, home, work), results, server, p,
+                      "function_call_output")
+    return tmp, ok, why
+
+
+CODEX_SCENARIOS = [
+    {"name": "allow", "command": "touch MARKER", "runs": True},
+    {"name": "deny", "command": "touch MARKER; mkfs.ext4 -q /dev/sdzz9", "runs": False,
+     "reason": "SG1201"},
+    # Codex hooks cannot ask: shellgate's ask arrives as a deny with the reason.
+    {"name": "ask-as-deny", "command": "touch MARKER; git reset --hard", "runs": False,
+     "reason": "SG3301"},
+]
+
+
+# ---- Gemini CLI -----------------------------------------------------------------------
+
+def gemini_turn(args, scenario):
+    tmp, home, work, marker, command, env = scene("gemini", scenario, dirs=(".gemini",))
+    # API-key auth against the loopback server; no folder-trust prompt in a throwaway dir.
+    with open(os.path.join(home, ".gemini", "settings.json"), "w") as f:
+        json.dump({"security": {"auth": {"selectedType": "gemini-api-key"},
+                                "folderTrust": {"enabled": False}}}, f, indent=2)
+    binary = args.shellgate
+    if args.record:
+        binary = recording_binary(args.shellgate, args.record, tmp, "gemini")
+    inst = run([args.shellgate, "install", "gemini", "--user", "--binary", binary], env, work)
+    if inst.returncode != 0:
+        return tmp, False, f"install failed: {inst.stderr}"
+    server = Server(tmp, command, scenario.get("tool"), placeholders(scenario.get("tool_input"), home, work))
+    try:
+        env.update({
+            "GOOGLE_GEMINI_BASE_URL": f"http://127.0.0.1:{server.port}",
+            "GEMINI_API_KEY": "e2e-dummy",
+            "GEMINI_CLI_NO_RELAUNCH": "1",
+        })
+        # An explicit model skips Gemini's model router (extra classifier requests).
+        p = run([harness_bin(args.harnesses, "gemini"), "-p", "Do the task.", "--yolo",
+                 "-m", "gemini-2.5-flash", "--output-format", "json"], env, work)
+    finally:
+        server.stop()
+    results = [part for c in bodies(server, "contents") for part in c.get("parts") or []
+               if isinstance(part, dict) and "functionResponse" in part]
+    ok, why = outcome(scenario, ran_marker(scenario, marker, home, work), results, server, p,
+                      "function response")
+    return tmp, ok, why
+
+
+GEMINI_SCENARIOS = [
+    {"name": "allow", "command": "touch MARKER", "runs": True},
+    {"name": "deny", "command": "touch MARKER; mkfs.ext4 -q /dev/sdzz9", "runs": False,
+     "reason": "SG1201"},
+    # Gemini hooks cannot ask: shellgate's ask arrives as a deny with the reason.
+    {"name": "ask-as-deny", "command": "touch MARKER; git reset --hard", "runs": False,
+     "reason": "SG3301"},
+    # Gemini confines file tools to the workspace (and refuses .env there itself); another
+    # harness's hook settings inside the workspace are shellgate's call.
+    {"name": "write-protected", "command": "", "tool": "write_file",
+     "tool_input": {"file_path": "WORK/.github/hooks/off.json", "content": "{}\n"},
+     "path_marker": "WORK/.github/hooks/off.json", "runs": False,
+     "reason": "an agent harness's config"},
+    {"name": "write-allowed", "command": "", "tool": "write_file",
+     "tool_input": {"file_path": "WORK/notes.md", "content": "hi\n"},
+     "path_marker": "WORK/notes.md", "runs": True},
+]
+
+
+# ---- Hermes Agent ---------------------------------------------------------------------
+
+def hermes_turn(args, scenario, plugin=False):
+    tmp, home, work, marker, command, env = scene("hermes-plugin" if plugin else "hermes", scenario,
+                                                  dirs=(".hermes",))
+    hermes_home = os.path.join(home, ".hermes")
+    env["HERMES_HOME"] = hermes_home
+    server = Server(tmp, command)
+    try:
+        with open(os.path.join(hermes_home, "config.yaml"), "w") as f:
+            f.write(HERMES_CONFIG.format(port=server.port, work=work))
+            if plugin:
+                f.write("plugins:\n  enabled:\n    - shellgate\n")
+        if plugin:
+            # The plugin, copied as a user installs it; it finds shellgate via SHELLGATE_BIN.
+            shutil.copytree(os.path.join(HERE, "..", "..", "integrations", "hermes", "shellgate"),
+                            os.path.join(hermes_home, "plugins", "shellgate"))
+            env["SHELLGATE_BIN"] = args.shellgate
+        else:
+            binary = args.shellgate
+            if args.record:
+                binary = recording_binary(args.shellgate, args.record, tmp, "hermes")
+            inst = run([args.shellgate, "install", "hermes", "--binary", binary], env, work)
+            if inst.returncode != 0:
+                return tmp, False, f"install failed: {inst.stderr}"
+        env.update({
+            "OPENAI_API_KEY": "sk-e2e-dummy",
+            "HERMES_ACCEPT_HOOKS": "1",
+        })
+        # Only the tools under test: other toolsets install optional packages on first use.
+        p = run([harness_bin(args.harnesses, "hermes"), "-z", "Do the task.", "--toolsets", "terminal,file"],
+                env, work)
+    finally:
+        server.stop()
+    results = [m for m in bodies(server, "messages") if m.get("role") == "tool"]
+    ok, why = outcome(scenario, ran_marker(scenario, marker, home, work), results, server, p, "tool result")
+    return tmp, ok, why
+
+
+HERMES_CONFIG = """\
+model:
+  provider: custom
+  base_url: http://127.0.0.1:{port}/v1
+  default: scripted-model
+terminal:
+  backend: local
+  cwd: {work}
+approvals:
+  mode: manual
+"""
+
+HERMES_SCENARIOS = [
+    {"name": "allow", "command": "touch MARKER", "runs": True},
+    {"name": "deny", "command": "touch MARKER; mkfs.ext4 -q /dev/sdzz9", "runs": False,
+     "reason": "SG1201"},
+    {"name": "ask-unattended", "command": "touch MARKER; git reset --hard", "runs": False,
+     "reason": "SG3301"},
+]
+
+
+HERMES_PLUGIN_SCENARIOS = [
+    {"name": "allow", "command": "touch MARKER", "runs": True},
+    {"name": "deny", "command": "touch MARKER; mkfs.ext4 -q /dev/sdzz9", "runs": False,
+     "reason": "SG1201"},
+    # ask escalates to Hermes's own approval prompt only when a person can answer; in
+    # `hermes -z` (yolo, nobody there) the plugin blocks with shellgate's reason.
+    {"name": "ask-unattended", "command": "touch MARKER; git reset --hard", "runs": False,
+     "reason": "SG3301"},
+]
+
+HARNESSES = {
+    "claude": (claude_turn, CLAUDE_SCENARIOS, "claude"),
+    "gemini": (gemini_turn, GEMINI_SCENARIOS, "gemini"),
+    "codex": (codex_turn, CODEX_SCENARIOS, "codex"),
+    "hermes": (hermes_turn, HERMES_SCENARIOS, "hermes"),
+    "hermes-plugin": (lambda a, s: hermes_turn(a, s, plugin=True), HERMES_PLUGIN_SCENARIOS, "hermes"),
+}
+
+
+def in_netns():
+    """Re-run this script inside a new network namespace with only loopback up."""
+    if os.environ.get("SG_E2E_IN_NETNS") == "1":
+        subprocess.run(["ip", "link", "set", "lo", "up"], check=True)
+        return None
+    env = dict(os.environ, SG_E2E_IN_NETNS="1")
+    return subprocess.call(["unshare", "--net", sys.executable] + sys.argv, env=env)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--shellgate", required=True)
+    ap.add_argument("--harnesses", required=True)
+    ap.add_argument("--only", default=",".join(HARNESSES))
+    ap.add_argument("--record", help="save every hook event the harnesses send into this directory")
+    args = ap.parse_args()
+    args.shellgate = os.path.abspath(args.shellgate)
+    args.harnesses = os.path.abspath(args.harnesses)
+    if args.record:
+        args.record = os.path.abspath(args.record)
+    code = in_netns()
+    if code is not None:
+        return code
+    in_ci = os.environ.get("CI") == "true"
+    may_skip = os.environ.get("SHELLGATE_E2E_SKIP_MISSING") == "1" and not in_ci
+    failures, passed = [], 0
+    for name in args.only.split(","):
+        turn, scenarios, exe_name = HARNESSES[name]
+        exe = harness_bin(args.harnesses, exe_name)
+        if not os.access(exe, os.X_OK):
+            msg = f"{name}: harness not installed at {exe} (run tests/e2e/install-harnesses.sh {args.harnesses})"
+            if may_skip:
+                print(f"SKIP {msg} [SHELLGATE_E2E_SKIP_MISSING=1]")
+                continue
+            failures.append(msg)
+            print(f"FAIL {msg}")
+            continue
+        for sc in scenarios:
+            t0 = time.time()
+            try:
+                tmp, ok, why = turn(args, sc)
+            except subprocess.TimeoutExpired as e:
+                tmp, ok, why = None, False, f"timed out: {e}"
+            label = f"{name}/{sc['name']}"
+            print(f"{'ok  ' if ok else 'FAIL'} {label} ({time.time() - t0:.1f}s){'' if ok else ': ' + why}")
+            if ok:
+                passed += 1
+                if tmp:
+                    shutil.rmtree(tmp, ignore_errors=True)
+            else:
+                failures.append(f"{label}: {why} (kept {tmp})")
+    print(f"\n{passed} passed, {len(failures)} failed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

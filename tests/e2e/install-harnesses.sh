@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Install the released harnesses the end-to-end hook tests drive, at the versions given in
+# the environment (pinned in .ci/run), into DIR:
+#   DIR/claude/node_modules/.bin/claude   @anthropic-ai/claude-code@$CLAUDE_CODE_VERSION (npm)
+#   DIR/gemini/node_modules/.bin/gemini   @google/gemini-cli@$GEMINI_CLI_VERSION (npm)
+#   DIR/codex/node_modules/.bin/codex     @openai/codex@$CODEX_VERSION (npm)
+#   DIR/hermes-venv/bin/hermes            hermes-agent==$HERMES_AGENT_VERSION (PyPI)
+# An install that is already at the pinned version is kept.
+set -euo pipefail
+DIR=${1:?usage: install-harnesses.sh DIR}
+: "${CLAUDE_CODE_VERSION:?set CLAUDE_CODE_VERSION (pinned in .ci/run)}"
+: "${GEMINI_CLI_VERSION:?set GEMINI_CLI_VERSION (pinned in .ci/run)}"
+: "${CODEX_VERSION:?set CODEX_VERSION (pinned in .ci/run)}"
+: "${HERMES_AGENT_VERSION:?set HERMES_AGENT_VERSION (pinned in .ci/run)}"
+mkdir -p "$DIR"
+
+have_claude=$(node -e "try{console.log(require('$DIR/claude/node_modules/@anthropic-ai/claude-code/package.json').version)}catch(e){}" 2>/dev/null || true)
+if [ "$have_claude" != "$CLAUDE_CODE_VERSION" ]; then
+  npm install --prefix "$DIR/claude" --no-audit --no-fund --loglevel=error \
+    "@anthropic-ai/claude-code@$CLAUDE_CODE_VERSION"
+fi
+"$DIR/claude/node_modules/.bin/claude" --version
+
+have_gemini=$(node -e "try{console.log(require('$DIR/gemini/node_modules/@google/gemini-cli/package.json').version)}catch(e){}" 2>/dev/null || true)
+if [ "$have_gemini" != "$GEMINI_CLI_VERSION" ]; then
+  npm install --prefix "$DIR/gemini" --no-audit --no-fund --loglevel=error \
+    "@google/gemini-cli@$GEMINI_CLI_VERSION"
+fi
+echo "gemini-cli $(node -e "console.log(require('$DIR/gemini/node_modules/@google/gemini-cli/package.json').version)")"
+
+have_codex=$(node -e "try{console.log(require('$DIR/codex/node_modules/@openai/codex/package.json').version)}catch(e){}" 2>/dev/null || true)
+if [ "$have_codex" != "$CODEX_VERSION" ]; then
+  npm install --prefix "$DIR/codex" --no-audit --no-fund --loglevel=error "@openai/codex@$CODEX_VERSION"
+fi
+"$DIR/codex/node_modules/.bin/codex" --version
+
+if ! "$DIR/hermes-venv/bin/python" -c "import importlib.metadata as m, sys; sys.exit(m.version('hermes-agent') != '$HERMES_AGENT_VERSION')" 2>/dev/null; then
+  rm -rf "$DIR/hermes-venv"
+  python3 -m venv "$DIR/hermes-venv"
+  "$DIR/hermes-venv/bin/pip" install --quiet --disable-pip-version-check "hermes-agent==$HERMES_AGENT_VERSION"
+fi
+"$DIR/hermes-venv/bin/python" -c "import importlib.metadata as m; print('hermes-agent', m.version('hermes-agent'))"
