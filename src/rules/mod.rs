@@ -228,6 +228,7 @@ pub static RULES: &[&dyn Rule] = &[
     &git::discard_changes::DiscardChanges,
     &git::stash_drop::StashDrop,
     &git::history_rewrite::HistoryRewrite,
+    &git::sync_delete::SyncDelete,
     // rules-a: end
     // rules-b: begin
     &remote_code::remote_content_executed::RemoteContentExecuted,

@@ -213,12 +213,8 @@ impl Rule for KillHarness {
 
 /// A pid word naming the harness's own family: the parent (`$PPID`), the whole process
 /// group (`0`, `-$$`, `-$PPID`), or this shell's parent read from `ps` (`$(ps -o ppid= -p
-/// $$)`). Only in the command's own shell: inside `bash -c` or `find -exec sh -c`, `$PPID`
-/// is the program that started that shell.
-fn own_pid(cx: &Cx, cmd: &Command, w: &crate::model::Word) -> bool {
-    if !cmd.origin.is_top_level() {
-        return false;
-    }
+/// $$)`). Nested shells count too (`bash -c 'kill $PPID'`): erring on the side of asking.
+fn own_pid(cx: &Cx, _cmd: &Command, w: &crate::model::Word) -> bool {
     let raw = w.raw.trim_matches('"');
     let group_or_parent = matches!(
         raw,
