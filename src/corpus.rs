@@ -19,8 +19,10 @@ use serde::Deserialize;
 
 use crate::{Context, Decision, analyze};
 
-/// One labelled command.
+/// One labelled command. In the repo's TOML files unknown fields are an error: a typo such
+/// as `rule = [...]` must not pass silently as a case with no rule check.
 #[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Case {
     pub cmd: String,
     pub expect: String,
@@ -32,7 +34,21 @@ pub struct Case {
     pub note: Option<String>,
 }
 
+/// A JSONL line: the case's fields, other fields (ids, categories of shared sets) ignored.
 #[derive(Debug, Deserialize)]
+struct JsonCase {
+    cmd: String,
+    expect: String,
+    #[serde(default)]
+    rules: Option<Vec<String>>,
+    #[serde(default)]
+    source: Option<String>,
+    #[serde(default)]
+    note: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct TomlFile {
     #[serde(default)]
     source: Option<String>,
@@ -90,14 +106,20 @@ pub fn load(path: &Path) -> Result<Vec<Loaded>, String> {
             if line.trim().is_empty() {
                 continue;
             }
-            let c: Case = serde_json::from_str(line).map_err(|e| {
+            let c: JsonCase = serde_json::from_str(line).map_err(|e| {
                 format!(
                     "{}:{}: not a corpus case ({e}); expected {{\"cmd\", \"expect\", \"rules\"?}}",
                     path.display(),
                     i + 1
                 )
             })?;
-            v.push(c);
+            v.push(Case {
+                cmd: c.cmd,
+                expect: c.expect,
+                rules: c.rules,
+                source: c.source,
+                note: c.note,
+            });
         }
         v
     } else {
@@ -228,4 +250,24 @@ pub fn update_file(path: &Path, outcomes: &[&Outcome]) -> Result<usize, String> 
     std::fs::write(path, doc.to_string())
         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     Ok(changed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_misspelt_case_field_is_an_error() {
+        let dir = std::env::temp_dir().join(format!("sg-corpus-{}", std::process::id()));
+        let _ = std::fs::create_dir_all(&dir);
+        let f = dir.join("typo.toml");
+        let written = std::fs::write(
+            &f,
+            "[[case]]\ncmd = \"rm -rf /\"\nexpect = \"deny\"\nrule = [\"SG1001\"]\n",
+        );
+        assert!(written.is_ok());
+        let err = load(&f).err().unwrap_or_default();
+        assert!(err.contains("rule"), "{err}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

@@ -15,6 +15,7 @@ pub mod policy;
 pub mod rules;
 pub mod scan;
 pub mod syntax;
+pub mod text;
 
 use std::collections::BTreeMap;
 
@@ -182,15 +183,27 @@ pub struct Analysis {
 
 /// Analyse a command and decide. Never panics and never allows what it could not analyse.
 pub fn analyze(command: &str, ctx: &Context) -> Analysis {
-    let run = || stacker::maybe_grow(256 * 1024, 16 * 1024 * 1024, || analyze_inner(command, ctx));
+    guarded(command, ctx, analyze_inner)
+}
+
+/// Run `inner` with a grown stack and panics caught. A panic is an internal error finding,
+/// and the fallback catalog still scans the text, so `rm -rf /` in an input that crashes the
+/// analysis is denied, not merely asked about.
+fn guarded(command: &str, ctx: &Context, inner: fn(&str, &Context) -> Analysis) -> Analysis {
+    let run = || stacker::maybe_grow(256 * 1024, 16 * 1024 * 1024, || inner(command, ctx));
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)) {
         Ok(a) => a,
         Err(_) => {
-            let findings = vec![rules::analysis_finding(
-                rules::analysis::INTERNAL,
+            let whole = Span::new(0, command.len());
+            let mut findings = vec![rules::analysis_finding(
+                &rules::analysis::InternalError::META,
                 "internal error while analysing the command; it was not judged".into(),
-                Span::new(0, command.len()),
+                whole,
             )];
+            let scan = || rules::fallback_findings(command, whole);
+            if let Ok(hits) = std::panic::catch_unwind(scan) {
+                findings.extend(hits);
+            }
             let decision = decide(&findings, ctx);
             Analysis {
                 command: command.to_string(),
@@ -208,7 +221,7 @@ fn analyze_inner(command: &str, ctx: &Context) -> Analysis {
     let mut findings = Vec::new();
     if command.len() > MAX_COMMAND_BYTES {
         findings.push(rules::analysis_finding(
-            rules::analysis::SIZE_LIMIT,
+            &rules::analysis::AnalysisLimit::META,
             format!(
                 "the command is {} bytes, over the {} byte limit; it was only scanned by the fallback catalog",
                 command.len(),
@@ -269,7 +282,7 @@ fn analyze_inner(command: &str, ctx: &Context) -> Analysis {
             .any(|c| c == '\u{1b}' || ('\u{80}'..='\u{9f}').contains(&c) || c == '\0')
         {
             findings.push(rules::analysis_finding(
-                rules::analysis::HIDDEN_CONTROLS,
+                &rules::analysis::HiddenControls::META,
                 format!(
                     "the command contains terminal escape sequences or control characters that can hide text ({})",
                     normalized.notes().join("; ")
@@ -301,7 +314,7 @@ fn analyze_text(
         Ok(t) => t,
         Err(e) => {
             let mut findings = vec![rules::analysis_finding(
-                rules::analysis::INTERNAL,
+                &rules::analysis::InternalError::META,
                 format!("the parser failed: {e}"),
                 Span::new(0, original.len()),
             )];
@@ -345,5 +358,37 @@ pub fn decide(findings: &[Finding], ctx: &Context) -> Decision {
         Decision::Deny
     } else {
         d
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn crash(_: &str, _: &Context) -> Analysis {
+        // An injected failure standing for any bug in the analysis.
+        panic!("injected panic")
+    }
+
+    #[test]
+    fn a_panicking_analysis_still_denies_what_the_fallback_catalog_blocks() {
+        let a = guarded("rm -rf /", &Context::fixture(), crash);
+        assert_eq!(a.decision, Decision::Deny);
+        assert!(
+            a.findings
+                .iter()
+                .any(|f| f.rule == rules::analysis::InternalError::META.code)
+        );
+        assert!(
+            a.findings
+                .iter()
+                .any(|f| f.rule == rules::analysis::FallbackPattern::META.code)
+        );
+    }
+
+    #[test]
+    fn a_panicking_analysis_of_a_harmless_command_asks() {
+        let a = guarded("ls", &Context::fixture(), crash);
+        assert_eq!(a.decision, Decision::Ask);
     }
 }

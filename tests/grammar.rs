@@ -4,7 +4,6 @@
 
 use std::path::PathBuf;
 
-use shellgate::cli::render::model as render_script;
 use shellgate::{Context, analyze};
 
 struct Case {
@@ -55,7 +54,7 @@ fn grammar_snippets_lower_to_their_expected_models() {
         for c in &cases {
             total += 1;
             let a = analyze(&c.input, &Context::fixture());
-            let actual = render_script(&a.script).trim_end().to_string();
+            let actual = a.script.to_string().trim_end().to_string();
             rewritten.push_str(&format!(
                 "=== {}\n{}\n---\n{}\n\n",
                 c.title, c.input, actual

@@ -740,3 +740,36 @@ fn configured_harness_names_are_protected_from_kill() {
     );
     assert_eq!(decide("pkill -f webpack", &c).decision, Decision::Allow);
 }
+
+#[test]
+fn default_policy_gives_the_analyzer_decision_on_the_whole_corpus() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
+    let files = shellgate::corpus::files(&dir).unwrap();
+    let loose = cfg("mode = \"off\"\nallow = [\"*\"]\n");
+    let mut n = 0;
+    for f in files {
+        for l in shellgate::corpus::load(&f).unwrap() {
+            let cmd = &l.case.cmd;
+            let a = shellgate::analyze(cmd, &Context::fixture());
+            let v = policy::evaluate(
+                &req(cmd),
+                &LoadedConfig::defaults(),
+                &mut MemoryStore::new(),
+            );
+            assert_eq!(v.decision, a.decision, "{cmd}: {}", v.reason);
+            // The loosest config never allows what the analyzer denies or cannot analyse.
+            let v = policy::evaluate(&req(cmd), &loose, &mut MemoryStore::new());
+            if a.decision == Decision::Deny {
+                assert_eq!(v.decision, Decision::Deny, "{cmd}");
+            }
+            if a.findings
+                .iter()
+                .any(|f| f.category == shellgate::rules::Category::Analysis)
+            {
+                assert_ne!(v.decision, Decision::Allow, "{cmd}");
+            }
+            n += 1;
+        }
+    }
+    assert!(n > 500, "{n} corpus cases");
+}

@@ -85,33 +85,25 @@ fn jsonl_batch_applies_the_policy_per_line() {
     let h = home("deny = [\"npm publish*\"]\nallow = [\"SG3301\"]\n");
     let input =
         "{\"cmd\":\"git reset --hard\"}\n{\"cmd\":\"npm publish\"}\n{\"cmd\":\"git clean -fd\"}\n";
-    let o = run(h.path(), &["check", "--jsonl", "-"], Some(input));
-    assert_eq!(o.status.code(), Some(0));
-    let got: Vec<String> = String::from_utf8_lossy(&o.stdout)
-        .lines()
-        .map(|l| {
-            serde_json::from_str::<serde_json::Value>(l).unwrap()["decision"]
-                .as_str()
-                .unwrap()
-                .to_string()
-        })
-        .collect();
-    assert_eq!(got, ["allow", "deny", "ask"]);
-    let o = run(
-        h.path(),
-        &["check", "--no-config", "--jsonl", "-"],
-        Some(input),
+    let decisions = |args: &[&str]| -> Vec<String> {
+        let o = run(h.path(), args, Some(input));
+        assert_eq!(o.status.code(), Some(0));
+        String::from_utf8_lossy(&o.stdout)
+            .lines()
+            .map(|l| {
+                let v: serde_json::Value = serde_json::from_str(l).unwrap();
+                v["decision"].as_str().unwrap().to_string()
+            })
+            .collect()
+    };
+    assert_eq!(
+        decisions(&["check", "--jsonl", "-"]),
+        ["allow", "deny", "ask"]
     );
-    let got: Vec<String> = String::from_utf8_lossy(&o.stdout)
-        .lines()
-        .map(|l| {
-            serde_json::from_str::<serde_json::Value>(l).unwrap()["decision"]
-                .as_str()
-                .unwrap()
-                .to_string()
-        })
-        .collect();
-    assert_eq!(got, ["ask", "allow", "ask"]);
+    assert_eq!(
+        decisions(&["check", "--no-config", "--jsonl", "-"]),
+        ["ask", "allow", "ask"]
+    );
 }
 
 #[test]

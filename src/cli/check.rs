@@ -21,6 +21,11 @@ pub struct CheckArgs {
     /// Batch mode: read `{"cmd": ...}` lines from FILE (or `-`) and write one result per line.
     #[arg(long, value_name = "FILE", conflicts_with = "command")]
     jsonl: Option<String>,
+    /// Threads for `--jsonl` (default: every core); output stays in input order. With
+    /// `--record` or `--session` a batch runs on one thread, since the ledger and one-time
+    /// approvals depend on order.
+    #[arg(long, value_name = "N", requires = "jsonl")]
+    jobs: Option<usize>,
     /// Working directory the command will run in (default: the current directory).
     #[arg(long)]
     cwd: Option<String>,
@@ -97,14 +102,25 @@ fn decide(
     cfg: &LoadedConfig,
     store: &mut dyn Store,
 ) -> Verdict {
+    let v = verdict(args, cmd, ctx, cfg, store);
+    report_warnings(&v);
+    v
+}
+
+/// The policy's verdict on one command, its warnings not yet reported.
+fn verdict(
+    args: &CheckArgs,
+    cmd: &str,
+    ctx: &Context,
+    cfg: &LoadedConfig,
+    store: &mut dyn Store,
+) -> Verdict {
     let req = args.policy.request(cmd, ctx.clone());
-    let v = if args.record {
+    if args.record {
         policy::evaluate(&req, cfg, store)
     } else {
         policy::evaluate(&req, cfg, &mut NoLedger(store))
-    };
-    report_warnings(&v);
-    v
+    }
 }
 
 pub fn run(args: CheckArgs) -> i32 {
@@ -163,6 +179,114 @@ fn error_line(cmd: Option<&str>, msg: &str) -> String {
     .to_string()
 }
 
+/// Lines read and judged together: big enough that waiting for a chunk's slowest line
+/// costs little, small enough that memory stays bounded whatever the input's length.
+const CHUNK_LINES: usize = 4096;
+
+/// What one input line gives: the result line (without its newline), whether it is an
+/// error, and the policy's warnings (printed in input order by the caller).
+type Judged = (String, bool, Vec<String>);
+
+/// Everything a batch line is judged with.
+struct Batch<'a> {
+    args: &'a CheckArgs,
+    ctx: &'a Context,
+    cfg: &'a LoadedConfig,
+}
+
+impl Batch<'_> {
+    fn line(&self, lineno: usize, buf: &[u8], store: &mut dyn Store) -> Option<Judged> {
+        let line = match std::str::from_utf8(buf) {
+            Ok(l) => l.trim_end_matches(['\n', '\r']),
+            Err(_) => {
+                let msg = format!("line {lineno} is not valid UTF-8");
+                return Some((error_line(None, &msg), true, Vec::new()));
+            }
+        };
+        if line.trim().is_empty() {
+            return None;
+        }
+        let v: serde_json::Value = match serde_json::from_str(line) {
+            Ok(v) => v,
+            Err(e) => {
+                let msg = format!("line {lineno} is not JSON: {e}");
+                return Some((error_line(None, &msg), true, Vec::new()));
+            }
+        };
+        let Some(cmd) = v.get("cmd").and_then(|c| c.as_str()) else {
+            let msg = format!("line {lineno} has no string field \"cmd\"");
+            return Some((error_line(None, &msg), true, Vec::new()));
+        };
+        let v = verdict(self.args, cmd, self.ctx, self.cfg, store);
+        let warnings = v.warnings.clone();
+        Some(match serde_json::to_string(&result(&v)) {
+            Ok(s) => (s, false, warnings),
+            Err(e) => {
+                let msg = format!("could not encode the result: {e}");
+                (error_line(Some(cmd), &msg), true, warnings)
+            }
+        })
+    }
+
+    /// Judge one chunk; results come back in input order. With more than one job, threads
+    /// take the next unjudged line as they finish one (so a slow command holds up only
+    /// itself), each with a store that neither reads approvals nor writes the ledger.
+    fn chunk(
+        &self,
+        lines: &[(usize, Vec<u8>)],
+        jobs: usize,
+        store: &mut dyn Store,
+    ) -> Vec<Option<Judged>> {
+        if jobs <= 1 || lines.len() < 2 {
+            return lines.iter().map(|(n, b)| self.line(*n, b, store)).collect();
+        }
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let work = || {
+            let mut done = Vec::new();
+            loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some((n, b)) = lines.get(i) else {
+                    return done;
+                };
+                done.push((i, self.line(*n, b, &mut NullStore)));
+            }
+        };
+        let mut slots: Vec<Option<Judged>> = vec![None; lines.len()];
+        std::thread::scope(|s| {
+            let helpers: Vec<_> = (1..jobs.min(lines.len())).map(|_| s.spawn(work)).collect();
+            let mut all = work();
+            // A worker that died leaves its lines unjudged; they are judged again below
+            // rather than dropped (analyze itself never panics).
+            for h in helpers {
+                if let Ok(d) = h.join() {
+                    all.extend(d);
+                }
+            }
+            let mut judged = vec![false; lines.len()];
+            for (i, r) in all {
+                judged[i] = true;
+                slots[i] = r;
+            }
+            for (i, (n, b)) in lines.iter().enumerate() {
+                if !judged[i] {
+                    slots[i] = self.line(*n, b, &mut NullStore);
+                }
+            }
+        });
+        slots
+    }
+}
+
+/// Worker threads for a batch: `--jobs`, else every core; one when the store is in use.
+fn jobs(args: &CheckArgs) -> usize {
+    if args.record || args.policy.session.is_some() {
+        return 1;
+    }
+    args.jobs
+        .filter(|&n| n > 0)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
 fn run_jsonl(
     args: &CheckArgs,
     path: &str,
@@ -181,72 +305,47 @@ fn run_jsonl(
             }
         }
     };
+    let batch = Batch { args, ctx, cfg };
+    let jobs = jobs(args);
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let mut bad = 0usize;
     let mut reader = reader;
-    let mut buf = Vec::new();
     let mut lineno = 0usize;
+    let mut chunk: Vec<(usize, Vec<u8>)> = Vec::with_capacity(CHUNK_LINES);
+    let mut read_error = None;
     loop {
-        buf.clear();
-        match reader.read_until(b'\n', &mut buf) {
-            Ok(0) => break,
-            Ok(_) => {}
-            Err(e) => {
-                eprintln!("shellgate: read error after line {lineno}: {e}");
-                let _ = out.flush();
-                return EXIT_USAGE;
+        chunk.clear();
+        while chunk.len() < CHUNK_LINES {
+            let mut buf = Vec::new();
+            match reader.read_until(b'\n', &mut buf) {
+                Ok(0) => break,
+                Ok(_) => {
+                    lineno += 1;
+                    chunk.push((lineno, buf));
+                }
+                Err(e) => {
+                    read_error = Some(e);
+                    break;
+                }
             }
         }
-        lineno += 1;
-        let line = match std::str::from_utf8(&buf) {
-            Ok(l) => l.trim_end_matches(['\n', '\r']),
-            Err(_) => {
-                bad += 1;
-                let _ = writeln!(
-                    out,
-                    "{}",
-                    error_line(None, &format!("line {lineno} is not valid UTF-8"))
-                );
-                continue;
-            }
-        };
-        if line.trim().is_empty() {
-            continue;
+        if chunk.is_empty() && read_error.is_none() {
+            break;
         }
-        let v: serde_json::Value = match serde_json::from_str(line) {
-            Ok(v) => v,
-            Err(e) => {
-                bad += 1;
-                let _ = writeln!(
-                    out,
-                    "{}",
-                    error_line(None, &format!("line {lineno} is not JSON: {e}"))
-                );
-                continue;
+        for (line, is_bad, warnings) in batch.chunk(&chunk, jobs, store).into_iter().flatten() {
+            for w in warnings {
+                eprintln!("shellgate: warning: {w}");
             }
-        };
-        let Some(cmd) = v.get("cmd").and_then(|c| c.as_str()) else {
-            bad += 1;
-            let _ = writeln!(
-                out,
-                "{}",
-                error_line(None, &format!("line {lineno} has no string field \"cmd\""))
-            );
-            continue;
-        };
-        let v = decide(args, cmd, ctx, cfg, store);
-        match serde_json::to_string(&result(&v)) {
-            Ok(s) => {
-                let _ = writeln!(out, "{s}");
-            }
-            Err(e) => {
-                bad += 1;
-                let _ = writeln!(
-                    out,
-                    "{}",
-                    error_line(Some(cmd), &format!("could not encode the result: {e}"))
-                );
-            }
+            bad += usize::from(is_bad);
+            let _ = writeln!(out, "{line}");
+        }
+        if let Some(e) = read_error {
+            eprintln!("shellgate: read error after line {lineno}: {e}");
+            let _ = out.flush();
+            return EXIT_USAGE;
+        }
+        if chunk.len() < CHUNK_LINES {
+            break;
         }
     }
     let _ = out.flush();

@@ -253,6 +253,20 @@ fn table(head: &[&str], rows: &[Vec<String>]) -> String {
     out
 }
 
+/// Print `v` as pretty JSON; the exit code.
+fn print_json(out: &mut impl Write, v: &impl Serialize, what: &str) -> i32 {
+    match serde_json::to_string_pretty(v) {
+        Ok(s) => {
+            let _ = writeln!(out, "{s}");
+            0
+        }
+        Err(e) => {
+            eprintln!("shellgate: could not encode {what}: {e}");
+            EXIT_INTERNAL
+        }
+    }
+}
+
 pub fn run_log(args: LogArgs) -> i32 {
     let now = policy::now();
     let since = match args
@@ -380,16 +394,7 @@ pub fn run_approvals(args: ApprovalsArgs) -> i32 {
                     allow: &cfg.config.allow,
                     config,
                 };
-                return match serde_json::to_string_pretty(&j) {
-                    Ok(s) => {
-                        let _ = writeln!(out, "{s}");
-                        0
-                    }
-                    Err(e) => {
-                        eprintln!("shellgate: could not encode approvals: {e}");
-                        EXIT_INTERNAL
-                    }
-                };
+                return print_json(&mut out, &j, "approvals");
             }
             if all.is_empty() {
                 let _ = writeln!(out, "no session or once approvals in force");
@@ -539,16 +544,7 @@ fn run_suggest(
         };
     }
     if json {
-        return match serde_json::to_string_pretty(&props) {
-            Ok(s) => {
-                let _ = writeln!(out, "{s}");
-                0
-            }
-            Err(e) => {
-                eprintln!("shellgate: could not encode proposals: {e}");
-                EXIT_INTERNAL
-            }
-        };
+        return print_json(&mut out, &props, "proposals");
     }
     if props.is_empty() {
         let _ = writeln!(

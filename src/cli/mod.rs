@@ -14,6 +14,7 @@ mod install;
 mod ledger;
 mod policy_args;
 pub mod render;
+pub mod report;
 mod rules;
 
 use clap::{Parser, Subcommand};

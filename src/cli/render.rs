@@ -4,11 +4,14 @@
 
 use std::fmt::Write as _;
 
-use crate::model::{Command, OriginKind, RedirectOp, Script, WordNote};
+pub use crate::text::display;
+use crate::text::{clip, display_text, display_width, quote};
+
+use crate::model::{OriginKind, WordNote};
 use crate::rules::RuleMeta;
 use crate::{Decision, Severity, Span};
 
-use super::explain::{Evidence, Report};
+use super::report::{Evidence, Report};
 
 /// Whether to emit ANSI colour escapes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -154,37 +157,6 @@ fn decision_meaning(d: Decision) -> &'static str {
         Decision::Ask => "a person must approve the command before it runs",
         Decision::Deny => "the command must not run",
     }
-}
-
-/// How one character of the command is shown. Control and bidi characters are escaped so
-/// that a hostile command cannot repaint the terminal or reorder what the reader sees.
-fn display_char(c: char) -> String {
-    match c {
-        '\t' => "    ".to_string(),
-        '\n' => "\\n".to_string(),
-        '\r' => "\\r".to_string(),
-        c if c.is_control() => format!("\\x{:02x}", c as u32),
-        '\u{200b}'..='\u{200f}'
-        | '\u{202a}'..='\u{202e}'
-        | '\u{2066}'..='\u{2069}'
-        | '\u{feff}' => {
-            format!("\\u{{{:04x}}}", c as u32)
-        }
-        c => c.to_string(),
-    }
-}
-
-fn display_width(s: &str) -> usize {
-    s.chars().map(|c| display_char(c).chars().count()).sum()
-}
-
-/// A command or message made safe to print on a terminal (controls and bidi escaped).
-pub fn display(s: &str) -> String {
-    display_text(s)
-}
-
-fn display_text(s: &str) -> String {
-    s.chars().map(display_char).collect()
 }
 
 /// Most source lines shown for one span; longer spans show their head and tail.
@@ -435,29 +407,6 @@ fn nesting_sentence(k: OriginKind) -> &'static str {
 /// Longest finding message shown; messages quote command text, which can be huge.
 const MAX_MESSAGE_CHARS: usize = 400;
 
-/// `s` cut to `max` characters, marked with `…` when cut.
-fn clip(s: &str, max: usize) -> String {
-    if s.chars().count() <= max {
-        s.to_string()
-    } else {
-        let mut c: String = s.chars().take(max).collect();
-        c.push('…');
-        c
-    }
-}
-
-/// Longest quoted text in an evidence sentence; a heredoc or payload can be megabytes.
-const MAX_QUOTE_CHARS: usize = 200;
-
-fn quote(s: &str) -> String {
-    let shown = display_text(s);
-    if shown.chars().count() <= MAX_QUOTE_CHARS {
-        return format!("`{shown}`");
-    }
-    let head: String = shown.chars().take(MAX_QUOTE_CHARS).collect();
-    format!("`{head}…` ({} bytes in all)", s.len())
-}
-
 /// The full `explain` report.
 pub fn explain(r: &Report, style: &Style) -> String {
     let mut out = String::new();
@@ -548,132 +497,6 @@ fn summary_line(r: &Report) -> String {
         r.findings.len(),
         if r.findings.len() == 1 { "" } else { "s" }
     )
-}
-
-fn redirect_op(op: RedirectOp) -> &'static str {
-    match op {
-        RedirectOp::Read => "<",
-        RedirectOp::Write => ">",
-        RedirectOp::Append => ">>",
-        RedirectOp::WriteAll => "&>",
-        RedirectOp::AppendAll => "&>>",
-        RedirectOp::ReadWrite => "<>",
-        RedirectOp::DupFd => ">&",
-        RedirectOp::Heredoc => "<<",
-        RedirectOp::HereString => "<<<",
-    }
-}
-
-fn command_model(c: &Command, out: &mut String) {
-    let name = c.name.as_deref().unwrap_or("(unknown program)");
-    let _ = writeln!(
-        out,
-        "#{} {}  [{}..{}]",
-        c.id, name, c.span.start, c.span.end
-    );
-    let argv: Vec<String> = c
-        .argv
-        .iter()
-        .map(|w| quote(&w.text_with("<unknown>")))
-        .collect();
-    if argv.is_empty() {
-        let _ = writeln!(out, "  argv: (none: only assignments)");
-    } else {
-        let _ = writeln!(out, "  argv: {}", argv.join(" "));
-    }
-    for a in &c.assignments {
-        let _ = writeln!(
-            out,
-            "  assigns: {}={}",
-            a.name,
-            quote(&a.value.text_with("<unknown>"))
-        );
-    }
-    for w in &c.wrappers {
-        let _ = writeln!(out, "  wrapper: {} {}", w.name, w.args.join(" "));
-    }
-    let _ = writeln!(out, "  origin: {}", c.origin.describe());
-    if let Some(cwd) = &c.cwd {
-        let _ = writeln!(out, "  cwd: {cwd}");
-    }
-    for r in &c.redirects {
-        let fd = r.fd.map(|f| f.to_string()).unwrap_or_default();
-        let target = match (&r.target, &r.heredoc) {
-            (Some(t), _) => quote(&t.text_with("<unknown>")),
-            (None, Some(h)) => match &h.body {
-                Some(b) => format!("heredoc {}", quote(b.trim_end())),
-                None => "heredoc (expanded at run time)".to_string(),
-            },
-            (None, None) => String::new(),
-        };
-        match (r.op, &r.target) {
-            // `2>&1` reads as one token; spacing it out would suggest a file named `1`.
-            (RedirectOp::DupFd, Some(t)) => {
-                let _ = writeln!(out, "  redirect: {fd}>&{}", display_text(&t.text_with("?")));
-            }
-            _ => {
-                let _ = writeln!(out, "  redirect: {fd}{} {target}", redirect_op(r.op));
-            }
-        }
-    }
-    if let Some(p) = c.pipe {
-        let _ = writeln!(
-            out,
-            "  pipe: pipeline {} stage {}/{}",
-            p.pipeline,
-            p.stage + 1,
-            p.stages
-        );
-    }
-    if c.background {
-        let _ = writeln!(out, "  background: yes (&)");
-    }
-    if !c.functions.is_empty() {
-        let _ = writeln!(out, "  inside function: {}", c.functions.join(" → "));
-    }
-    if c.recursive_call {
-        let _ = writeln!(out, "  recursive call: yes");
-    }
-    if let Some(s) = &c.synthetic {
-        let _ = writeln!(out, "  synthetic: {s}");
-    }
-    if let Some(s) = &c.stdin_text {
-        let short: String = s.chars().take(80).collect();
-        let _ = writeln!(out, "  stdin: {}", quote(&short));
-    }
-}
-
-/// The lowered model in a readable text form (`explain --model`).
-pub fn model(script: &Script) -> String {
-    let mut out = String::new();
-    if script.commands.is_empty() {
-        let _ = writeln!(out, "(no commands)");
-    }
-    for c in &script.commands {
-        command_model(c, &mut out);
-    }
-    for f in &script.functions {
-        let _ = writeln!(
-            out,
-            "function {} [{}..{}]{}",
-            f.name,
-            f.span.start,
-            f.span.end,
-            if f.called { " (called)" } else { "" }
-        );
-    }
-    for i in &script.issues {
-        let _ = writeln!(
-            out,
-            "issue {:?} [{}..{}]: {} ({})",
-            i.kind,
-            i.span.start,
-            i.span.end,
-            i.message,
-            i.origin.describe()
-        );
-    }
-    out
 }
 
 fn hermes_str(m: &RuleMeta) -> String {
@@ -859,13 +682,13 @@ mod tests {
         #[test]
         fn explain_renders_any_command(cmd in "[a-z $'\"\\\\|&;(){}<>\n~*=/-]{0,40}") {
             let a = crate::analyze(&cmd, &crate::Context::fixture());
-            let r = super::super::explain::report(&a, Some("/home/user/project"));
+            let r = super::super::report::report(&a, Some("/home/user/project"));
             let style = Style { color: true };
             let text = explain(&r, &style);
             let head = style.decision(a.decision);
             proptest::prop_assert!(text.starts_with(&head), "{}", text);
             proptest::prop_assert_eq!(r.findings.len(), a.findings.len());
-            let _ = model(&a.script);
+            let _ = a.script.to_string();
         }
     }
 }

@@ -2,11 +2,13 @@
 //! program names, redirects, and the origin of every command (top level or nested code).
 
 mod block;
+mod display;
 mod env;
 mod hooks;
 mod inline;
 pub mod interp;
 mod lower;
+pub mod opts;
 pub mod paths;
 mod payload;
 mod source;
@@ -270,16 +272,9 @@ pub struct WrapperUse {
     /// The wrapper's own options and operands, as decoded text.
     pub args: Vec<String>,
     pub span: Span,
-}
-
-impl WrapperUse {
-    /// True when the wrapper was given short option `c` (in any cluster) or the long `long`.
-    pub fn has_flag(&self, c: char, long: &str) -> bool {
-        self.args.iter().any(|a| {
-            (a.starts_with('-') && !a.starts_with("--") && a[1..].contains(c))
-                || (!long.is_empty() && (a == long || a.starts_with(&format!("{long}="))))
-        })
-    }
+    /// The wrapper's own options, read with its grammar ([`opts`]).
+    #[serde(skip)]
+    pub opts: opts::Opts,
 }
 
 /// Where a command came from: each step is one layer of nesting, outermost first.
@@ -387,6 +382,9 @@ pub struct Command {
     pub stdin_text: Option<String>,
     /// Inline interpreter code this command runs, with what it can do.
     pub inline: Option<InlineCode>,
+    /// The arguments read once with the program's option grammar ([`opts`]).
+    #[serde(skip)]
+    pub opts: opts::Opts,
 }
 
 /// Inline interpreter code (`python3 -c CODE`, a heredoc into `node`) and its capabilities.

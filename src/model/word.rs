@@ -1289,12 +1289,9 @@ impl Expander<'_> {
     }
 }
 
-fn short(s: &str) -> String {
-    let mut t: String = s.chars().take(60).collect();
-    if t.len() < s.len() {
-        t.push('…');
-    }
-    t
+/// Text for a message: at most 60 characters, `…` when cut.
+pub(super) fn short(s: &str) -> String {
+    crate::text::clip(s, 60)
 }
 
 /// `1..5`, `a..e`, `1..10..2`.

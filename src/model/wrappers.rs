@@ -1,6 +1,7 @@
 //! Command resolution, done once: the program's basename, and wrapper programs (`sudo`,
 //! `env`, `timeout`, `xargs`, ...) peeled off with their own option grammars.
 
+use super::opts::{self, Opts};
 use super::{OriginKind, Piece, Word, WrapperUse};
 use crate::Span;
 
@@ -44,85 +45,28 @@ pub fn program_name(word: &Word) -> Option<String> {
     Some(base.to_string())
 }
 
-/// Wrappers that run the rest of their argv as a command: (name, short options taking a
-/// value, long options taking a value, operands before the command).
-const SIMPLE_WRAPPERS: &[(&str, &str, &[&str], usize)] = &[
-    (
-        "strace",
-        "abeEIoOpPsSuX",
-        &["--output", "--trace", "--signal", "--user"],
-        0,
-    ),
-    ("ltrace", "aAenoOpsSu", &["--output"], 0),
-    (
-        "nsenter",
-        "tSGwr",
-        &["--target", "--setuid", "--setgid", "--wd", "--root"],
-        0,
-    ),
-    (
-        "unshare",
-        "RwSG",
-        &["--root", "--wd", "--setuid", "--setgid"],
-        0,
-    ),
-    (
-        "setpriv",
-        "",
-        &[
-            "--reuid",
-            "--regid",
-            "--groups",
-            "--inh-caps",
-            "--bounding-set",
-        ],
-        0,
-    ),
-    ("taskset", "", &[], 1),
-    ("chrt", "", &[], 1),
-    ("numactl", "CNmlpi", &[], 0),
-    ("prlimit", "p", &["--pid"], 0),
-    ("fakeroot", "lis", &["--lib", "--faked"], 0),
-    ("faketime", "", &[], 1),
-    (
-        "dbus-run-session",
-        "",
-        &["--config-file", "--dbus-daemon"],
-        0,
-    ),
-    (
-        "xvfb-run",
-        "nsfep",
-        &[
-            "--server-num",
-            "--server-args",
-            "--auth-file",
-            "--error-file",
-        ],
-        0,
-    ),
-    ("firejail", "", &[], 0),
-    (
-        "systemd-run",
-        "pEuHM",
-        &[
-            "--property",
-            "--setenv",
-            "--unit",
-            "--host",
-            "--machine",
-            "--description",
-            "--slice",
-            "--uid",
-            "--gid",
-            "--working-directory",
-        ],
-        0,
-    ),
-    ("proxychains", "f", &[], 0),
-    ("proxychains4", "f", &[], 0),
-    ("torsocks", "uaP", &[], 0),
-    ("gtimeout", "sk", &["--signal", "--kill-after"], 1),
+/// Wrappers with a plain grammar (in `model::opts::grammars`) that run the rest of their
+/// argv as a command: (name, operands before the command).
+const SIMPLE_WRAPPERS: &[(&str, usize)] = &[
+    ("strace", 0),
+    ("ltrace", 0),
+    ("nsenter", 0),
+    ("unshare", 0),
+    ("setpriv", 0),
+    ("taskset", 1),
+    ("chrt", 1),
+    ("numactl", 0),
+    ("prlimit", 0),
+    ("fakeroot", 0),
+    ("faketime", 1),
+    ("dbus-run-session", 0),
+    ("xvfb-run", 0),
+    ("firejail", 0),
+    ("systemd-run", 0),
+    ("proxychains", 0),
+    ("proxychains4", 0),
+    ("torsocks", 0),
+    ("gtimeout", 1),
 ];
 
 /// Programs a glob in a command name is resolved against (`/???/r? -rf /` runs `/bin/rm`):
@@ -210,63 +154,15 @@ fn lit(w: &Word) -> String {
     w.text_with("\u{fffd}")
 }
 
-/// How a wrapper's options are read.
-struct OptSpec {
-    /// Short options that take a value (`-u root`, `-uroot`).
-    short_val: &'static str,
-    /// Long options that take a value when not written `--opt=value`.
-    long_val: &'static [&'static str],
-    /// Stop at the first non-option word (most do).
-    _posix: bool,
-}
-
-/// Consume options per `spec` starting at `i`; returns the index of the first operand.
-fn skip_opts(argv: &[Word], mut i: usize, spec: &OptSpec, taken: &mut Vec<String>) -> usize {
-    while i < argv.len() {
-        let a = lit(&argv[i]);
-        if a == "--" {
-            taken.push(a);
-            return i + 1;
-        }
-        if a.starts_with("--") && a.len() > 2 {
-            taken.push(a.clone());
-            let name = a.split('=').next().unwrap_or("");
-            if !a.contains('=') && spec.long_val.contains(&name) {
-                if let Some(v) = argv.get(i + 1) {
-                    taken.push(lit(v));
-                }
-                i += 2;
-            } else {
-                i += 1;
-            }
-            continue;
-        }
-        if a.starts_with('-') && a.len() > 1 && !a.starts_with("-\u{fffd}") {
-            taken.push(a.clone());
-            // A value-taking short option consumes the rest of the cluster or the next word.
-            let body: Vec<char> = a[1..].chars().collect();
-            let mut consumed_next = false;
-            for (pos, c) in body.iter().enumerate() {
-                if spec.short_val.contains(*c) {
-                    if pos + 1 == body.len() {
-                        consumed_next = true;
-                    }
-                    break;
-                }
-            }
-            if consumed_next {
-                if let Some(v) = argv.get(i + 1) {
-                    taken.push(lit(v));
-                }
-                i += 2;
-            } else {
-                i += 1;
-            }
-            continue;
-        }
-        return i;
-    }
-    i
+/// Read a wrapper's options with its grammar: the options, and the index in `argv` of the
+/// first operand (the command it runs, or the wrapper's own operand). The words before it
+/// are added to `taken`.
+fn read_opts(name: &str, argv: &[Word], taken: &mut Vec<String>) -> (Opts, usize) {
+    let args = argv.get(1..).unwrap_or(&[]);
+    let o = opts::parse_program(Some(name), args);
+    let first = o.operands.first().map_or(argv.len(), |i| i + 1);
+    taken.extend(argv.get(1..first).unwrap_or(&[]).iter().map(lit));
+    (o, first)
 }
 
 /// `NAME=VALUE` as one word: the name and the value word.
@@ -303,6 +199,10 @@ fn wrapper(name: &str, args: Vec<String>, argv: &[Word], upto: usize) -> Wrapper
         name: name.to_string(),
         args,
         span: Span::new(start, end.max(start)),
+        opts: opts::parse_program(
+            Some(name),
+            argv.get(1..upto.min(argv.len()).max(1)).unwrap_or(&[]),
+        ),
     }
 }
 
@@ -398,294 +298,109 @@ pub fn peel(mut argv: Vec<Word>) -> Peeled {
         let mut taken = Vec::new();
         let next: usize = match name.as_str() {
             "sudo" | "sudoedit" => {
-                let spec = OptSpec {
-                    short_val: "ugpCDhrtTUR",
-                    long_val: &[
-                        "--user",
-                        "--group",
-                        "--prompt",
-                        "--close-from",
-                        "--chdir",
-                        "--host",
-                        "--role",
-                        "--type",
-                        "--command-timeout",
-                        "--other-user",
-                        "--chroot",
-                    ],
-                    _posix: true,
-                };
-                let mut i = skip_opts(&argv, 1, &spec, &mut taken);
+                let (_, mut i) = read_opts(&name, &argv, &mut taken);
                 while let Some((n, v)) = argv.get(i).and_then(is_assignment) {
                     out.assignments.push((n, v));
                     i += 1;
                 }
                 i
             }
-            "doas" => skip_opts(
-                &argv,
-                1,
-                &OptSpec {
-                    short_val: "uC",
-                    long_val: &[],
-                    _posix: true,
-                },
-                &mut taken,
-            ),
-            "pkexec" => skip_opts(
-                &argv,
-                1,
-                &OptSpec {
-                    short_val: "",
-                    long_val: &["--user"],
-                    _posix: true,
-                },
-                &mut taken,
-            ),
             "env" => {
-                let mut i = 1;
-                while let Some(w) = argv.get(i) {
-                    let a = lit(w);
-                    if a == "--" {
-                        taken.push(a);
-                        i += 1;
-                        break;
-                    }
-                    if a == "-i" || a == "--ignore-environment" || a == "-" {
-                        out.clear_env = true;
-                        taken.push(a);
-                        i += 1;
-                    } else if a == "-u" || a == "--unset" || a == "-C" || a == "--chdir" {
-                        taken.push(a.clone());
-                        if let Some(v) = argv.get(i + 1) {
-                            taken.push(lit(v));
-                            if a == "-C" || a == "--chdir" {
-                                out.chdir = Some(v.clone());
-                            }
-                        }
-                        i += 2;
-                    } else if a.starts_with("--chdir=") {
-                        taken.push(a.clone());
-                        let mut v = w.clone();
-                        if let Some(Piece::Lit { text, .. }) = v.pieces.first_mut() {
-                            *text = text.trim_start_matches("--chdir=").to_string();
-                        }
-                        out.chdir = Some(v);
-                        i += 1;
-                    } else if a == "-S"
-                        || a == "--split-string"
-                        || a.starts_with("-S")
-                        || a.starts_with("--split-string=")
-                    {
-                        // `env -S 'prog args'` splits one string into words.
-                        taken.push(a.clone());
-                        let (text, consumed) = if a == "-S" || a == "--split-string" {
-                            (argv.get(i + 1).and_then(|x| x.lit()), 2)
-                        } else {
-                            (
-                                Some(
-                                    a.trim_start_matches("--split-string=")
-                                        .trim_start_matches("-S")
-                                        .to_string(),
-                                ),
-                                1,
-                            )
-                        };
-                        let span = w.span;
-                        let rest: Vec<Word> = argv
-                            .get(i + consumed..)
-                            .map(|s| s.to_vec())
-                            .unwrap_or_default();
-                        match text.and_then(|t| shell_words::split(&t).ok()) {
-                            Some(parts) => {
-                                let mut new_argv: Vec<Word> =
-                                    parts.iter().map(|p| Word::literal(p, span)).collect();
-                                new_argv.extend(rest);
-                                out.wrappers.push(wrapper(
-                                    "env",
-                                    std::mem::take(&mut taken),
-                                    &argv,
-                                    i + consumed,
-                                ));
-                                argv = new_argv;
-                            }
-                            None => {
-                                out.wrappers.push(wrapper(
-                                    "env",
-                                    std::mem::take(&mut taken),
-                                    &argv,
-                                    i + consumed,
-                                ));
-                                argv = vec![dynamic_word(
-                                    "the string passed to env -S is only known at run time",
-                                    span,
-                                )];
-                            }
-                        }
-                        i = usize::MAX;
-                        break;
-                    } else if a.starts_with('-') && a.len() > 1 {
-                        taken.push(a);
-                        i += 1;
-                    } else if let Some((n, v)) = is_assignment(w) {
-                        out.assignments.push((n, v));
-                        i += 1;
-                    } else {
-                        break;
-                    }
+                let args = argv.get(1..).unwrap_or(&[]);
+                let o = opts::parse_program(Some("env"), args);
+                out.clear_env |= o.flag('i', "ignore-environment");
+                if let Some(d) = o.value_of(args, &["C", "chdir"]) {
+                    out.chdir = Some(d);
                 }
-                if i == usize::MAX {
+                if let Some(split) = o.named(&["S", "split-string"]).next() {
+                    // `env -S 'prog args'` splits one string into words.
+                    let end = split.value.as_ref().map_or(split.word, |v| v.word) + 2;
+                    let taken: Vec<String> =
+                        argv.get(1..end).unwrap_or(&[]).iter().map(lit).collect();
+                    let span = argv.get(split.word + 1).map(|w| w.span).unwrap_or_default();
+                    let text = opts::value_word(args, split).and_then(|w| w.lit());
+                    let rest: Vec<Word> = argv.get(end..).map(|s| s.to_vec()).unwrap_or_default();
+                    out.wrappers.push(wrapper("env", taken, &argv, end));
+                    argv = match text.and_then(|t| shell_words::split(&t).ok()) {
+                        Some(parts) => parts
+                            .iter()
+                            .map(|p| Word::literal(p, span))
+                            .chain(rest)
+                            .collect(),
+                        None => vec![dynamic_word(
+                            "the string passed to env -S is only known at run time",
+                            span,
+                        )],
+                    };
                     continue;
+                }
+                let mut i = o.operands.first().map_or(argv.len(), |i| i + 1);
+                taken.extend(argv.get(1..i).unwrap_or(&[]).iter().map(lit));
+                // `env -`: the obsolete spelling of `-i`.
+                if argv.get(i).and_then(|w| w.lit()).as_deref() == Some("-") {
+                    out.clear_env = true;
+                    taken.push("-".into());
+                    i += 1;
+                }
+                while let Some((n, v)) = argv.get(i).and_then(is_assignment) {
+                    out.assignments.push((n, v));
+                    i += 1;
                 }
                 i
             }
-            "nice" => skip_opts(
-                &argv,
-                1,
-                &OptSpec {
-                    short_val: "n",
-                    long_val: &["--adjustment"],
-                    _posix: true,
-                },
-                &mut taken,
-            ),
+            "doas" | "pkexec" | "nice" | "stdbuf" | "nohup" | "unbuffer" | "builtin"
+            | "caffeinate" | "setsid" | "catchsegv" | "time" | "exec" => {
+                read_opts(&name, &argv, &mut taken).1
+            }
             "ionice" => {
-                let i = skip_opts(
-                    &argv,
-                    1,
-                    &OptSpec {
-                        short_val: "cnpPu",
-                        long_val: &["--class", "--classdata", "--pid", "--pgid", "--uid"],
-                        _posix: true,
-                    },
-                    &mut taken,
-                );
-                if taken.iter().any(|t| {
-                    t.starts_with("-p")
-                        || t.starts_with("-P")
-                        || t.starts_with("-u")
-                        || t.starts_with("--pid")
-                }) {
+                let (o, i) = read_opts(&name, &argv, &mut taken);
+                // `-p PID` and friends change a running process instead of running one.
+                if o.flag('p', "pid") || o.flag('P', "pgid") || o.flag('u', "uid") {
                     argv.len()
                 } else {
                     i
                 }
             }
-            "timeout" => {
-                let i = skip_opts(
-                    &argv,
-                    1,
-                    &OptSpec {
-                        short_val: "sk",
-                        long_val: &["--signal", "--kill-after"],
-                        _posix: true,
-                    },
-                    &mut taken,
-                );
+            "timeout" | "chroot" => {
+                // One operand (the duration, the new root) before the command.
+                let (_, i) = read_opts(&name, &argv, &mut taken);
                 if let Some(d) = argv.get(i) {
                     taken.push(lit(d));
                 }
                 i + 1
             }
-            "stdbuf" => skip_opts(
-                &argv,
-                1,
-                &OptSpec {
-                    short_val: "ioe",
-                    long_val: &["--input", "--output", "--error"],
-                    _posix: true,
-                },
-                &mut taken,
-            ),
-            "nohup" | "unbuffer" | "builtin" | "caffeinate" | "setsid" | "catchsegv" => skip_opts(
-                &argv,
-                1,
-                &OptSpec {
-                    short_val: "tw",
-                    long_val: &[],
-                    _posix: true,
-                },
-                &mut taken,
-            ),
-            "time" => skip_opts(
-                &argv,
-                1,
-                &OptSpec {
-                    short_val: "fo",
-                    long_val: &["--format", "--output"],
-                    _posix: true,
-                },
-                &mut taken,
-            ),
             "command" => {
-                let i = skip_opts(
-                    &argv,
-                    1,
-                    &OptSpec {
-                        short_val: "",
-                        long_val: &[],
-                        _posix: true,
-                    },
-                    &mut taken,
-                );
+                let (o, i) = read_opts(&name, &argv, &mut taken);
                 // `command -v rm` only looks the name up.
-                if taken.iter().any(|t| t.contains('v') || t.contains('V')) {
+                if o.short('v') || o.short('V') {
                     break;
                 }
                 i
             }
-            "exec" => skip_opts(
-                &argv,
-                1,
-                &OptSpec {
-                    short_val: "a",
-                    long_val: &[],
-                    _posix: true,
-                },
-                &mut taken,
-            ),
             "busybox" | "toybox" => {
-                if argv.get(1).map(lit).is_some_and(|a| a.starts_with('-')) {
+                // `busybox --list`: the multiplexer's own options, no applet.
+                let (_, i) = read_opts(&name, &argv, &mut taken);
+                if i != 1 {
                     break;
                 }
                 1
             }
-            "chroot" => {
-                let i = skip_opts(
-                    &argv,
-                    1,
-                    &OptSpec {
-                        short_val: "",
-                        long_val: &["--userspec", "--groups"],
-                        _posix: true,
-                    },
-                    &mut taken,
-                );
-                if let Some(d) = argv.get(i) {
-                    taken.push(lit(d));
-                }
-                i + 1
-            }
             "flock" => {
-                let i = skip_opts(
-                    &argv,
-                    1,
-                    &OptSpec {
-                        short_val: "wEc",
-                        long_val: &["--timeout", "--conflict-exit-code", "--command"],
-                        _posix: true,
-                    },
-                    &mut taken,
-                );
-                if let Some(pos) = argv.iter().position(|w| {
-                    let a = lit(w);
-                    a == "-c" || a == "--command"
-                }) && let Some(code) = argv.get(pos + 1)
-                {
+                let (o, i) = read_opts(&name, &argv, &mut taken);
+                let args = argv.get(1..).unwrap_or(&[]);
+                // `flock -c CMD FILE` or `flock FILE -c CMD` (flock reads a `-c` right after
+                // its file itself).
+                let code = o.value_of(args, &["c", "command"]).or_else(|| {
+                    argv.get(i + 1)
+                        .map(lit)
+                        .filter(|a| a == "-c" || a == "--command")
+                        .and_then(|_| argv.get(i + 2).cloned())
+                });
+                if let Some(code) = code {
                     out.wrappers
                         .push(wrapper("flock", taken, &argv, argv.len()));
                     out.code = Some(WrappedCode {
-                        code: code.clone(),
+                        code,
                         kind: OriginKind::ShellString,
                         detail: "flock -c".into(),
                     });
@@ -699,43 +414,21 @@ pub fn peel(mut argv: Vec<Word>) -> Peeled {
             }
             "su" | "runuser" => {
                 // `su [opts] [-c CODE] [user]`, `runuser -u user -- cmd args`.
-                let mut code = None;
-                let mut i = 1;
-                let mut cmd_start = None;
-                while i < argv.len() {
-                    let a = lit(&argv[i]);
-                    if a == "-c" || a == "--command" || a == "--session-command" {
-                        code = argv.get(i + 1).cloned();
-                        taken.push(a);
-                        i += 2;
-                    } else if let Some(c) = a.strip_prefix("--command=") {
-                        code = Some(Word::literal(c, argv[i].span));
-                        taken.push(a.clone());
-                        i += 1;
-                    } else if a == "-u"
-                        || a == "--user"
-                        || a == "-s"
-                        || a == "--shell"
-                        || a == "-g"
-                        || a == "-G"
-                        || a == "--group"
-                    {
-                        taken.push(a);
-                        if let Some(v) = argv.get(i + 1) {
-                            taken.push(lit(v));
-                        }
-                        i += 2;
-                    } else if a == "--" {
-                        if name == "runuser" {
-                            cmd_start = Some(i + 1);
-                            break;
-                        }
-                        i += 1;
-                    } else {
-                        taken.push(a);
-                        i += 1;
-                    }
-                }
+                let args = argv.get(1..).unwrap_or(&[]);
+                let o = opts::parse_program(Some(&name), args);
+                let code_opt = o.named(&["c", "command", "session-command"]).next();
+                let code = code_opt.and_then(|c| opts::value_word(args, c));
+                // The code is recorded as nested code, not as a wrapper argument.
+                let code_word = code_opt
+                    .and_then(|c| c.value.as_ref())
+                    .filter(|v| v.attached.is_none())
+                    .map(|v| v.word);
+                let taken: Vec<String> = args
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| Some(*i) != code_word)
+                    .map(|(_, w)| lit(w))
+                    .collect();
                 out.wrappers.push(wrapper(&name, taken, &argv, argv.len()));
                 if let Some(c) = code {
                     out.code = Some(WrappedCode {
@@ -746,9 +439,9 @@ pub fn peel(mut argv: Vec<Word>) -> Peeled {
                     argv.clear();
                     break;
                 }
-                match cmd_start {
-                    Some(s) => {
-                        argv = argv.split_off(s.min(argv.len()));
+                match o.end_of_options.filter(|_| name == "runuser") {
+                    Some(e) => {
+                        argv = argv.split_off((e + 2).min(argv.len()));
                         continue;
                     }
                     None => {
@@ -758,22 +451,8 @@ pub fn peel(mut argv: Vec<Word>) -> Peeled {
                 }
             }
             "watch" => {
-                let i = skip_opts(
-                    &argv,
-                    1,
-                    &OptSpec {
-                        short_val: "nqd",
-                        long_val: &["--interval", "--differences", "--equexit"],
-                        _posix: true,
-                    },
-                    &mut taken,
-                );
-                let exec = taken.iter().any(|t| {
-                    t == "-x"
-                        || t == "--exec"
-                        || (t.starts_with('-') && !t.starts_with("--") && t.contains('x'))
-                });
-                if exec {
+                let (o, i) = read_opts(&name, &argv, &mut taken);
+                if o.flag('x', "exec") {
                     i
                 } else {
                     let rest = argv.get(i..).map(|s| s.to_vec()).unwrap_or_default();
@@ -790,66 +469,17 @@ pub fn peel(mut argv: Vec<Word>) -> Peeled {
                 }
             }
             "xargs" => {
-                let mut i = 1;
-                let mut repl: Option<String> = None;
-                while i < argv.len() {
-                    let a = lit(&argv[i]);
-                    if a == "--" {
-                        taken.push(a);
-                        i += 1;
-                        break;
-                    }
-                    if !a.starts_with('-') || a == "-" {
-                        break;
-                    }
-                    taken.push(a.clone());
-                    if a == "-I" {
-                        repl = argv.get(i + 1).map(lit);
-                        if let Some(v) = &repl {
-                            taken.push(v.clone());
-                        }
-                        i += 2;
-                        continue;
-                    }
-                    if let Some(r) = a.strip_prefix("-I") {
-                        repl = Some(r.to_string());
-                        i += 1;
-                        continue;
-                    }
-                    if a == "-i" || a == "--replace" {
-                        repl = Some("{}".into());
-                        i += 1;
-                        continue;
-                    }
-                    if let Some(r) = a
-                        .strip_prefix("--replace=")
-                        .or_else(|| a.strip_prefix("-i").filter(|r| !r.is_empty()))
-                    {
-                        repl = Some(r.to_string());
-                        i += 1;
-                        continue;
-                    }
-                    let takes_val = matches!(
-                        a.as_str(),
-                        "-a" | "-d"
-                            | "-E"
-                            | "-e"
-                            | "-L"
-                            | "-l"
-                            | "-n"
-                            | "-P"
-                            | "-s"
-                            | "--arg-file"
-                            | "--delimiter"
-                            | "--eof"
-                            | "--max-lines"
-                            | "--max-args"
-                            | "--max-procs"
-                            | "--max-chars"
-                            | "--process-slot-var"
-                    );
-                    i += if takes_val { 2 } else { 1 };
-                }
+                let (o, i) = read_opts(&name, &argv, &mut taken);
+                let args = argv.get(1..).unwrap_or(&[]);
+                // `-I R`, `-iR`, `-i`/`--replace[=R]` (default `{}`).
+                let repl = o.value_of(args, &["I"]).map(|w| lit(&w)).or_else(|| {
+                    o.named(&["i", "replace"]).next().map(|x| {
+                        x.value
+                            .as_ref()
+                            .and_then(|v| v.attached.clone())
+                            .unwrap_or_else(|| "{}".into())
+                    })
+                });
                 out.wrappers.push(wrapper("xargs", taken, &argv, i));
                 let reason = "arguments xargs reads from its input";
                 let mut rest: Vec<Word> = argv.get(i..).map(|s| s.to_vec()).unwrap_or_default();
@@ -877,38 +507,7 @@ pub fn peel(mut argv: Vec<Word>) -> Peeled {
             }
             "parallel" => {
                 // `parallel [opts] cmd args ::: values` runs the template through a shell.
-                let mut i = 1;
-                while i < argv.len() {
-                    let a = lit(&argv[i]);
-                    if !a.starts_with('-') {
-                        break;
-                    }
-                    taken.push(a.clone());
-                    let takes_val = matches!(
-                        a.as_str(),
-                        "-j" | "-P"
-                            | "-n"
-                            | "-N"
-                            | "-S"
-                            | "--jobs"
-                            | "--sshlogin"
-                            | "-a"
-                            | "--arg-file"
-                            | "-d"
-                            | "--delimiter"
-                            | "-I"
-                            | "--colsep"
-                            | "--joblog"
-                            | "--results"
-                            | "--tmpdir"
-                            | "--timeout"
-                            | "--delay"
-                            | "-L"
-                            | "--max-lines"
-                            | "--max-args"
-                    );
-                    i += if takes_val { 2 } else { 1 };
-                }
+                let (_, i) = read_opts(&name, &argv, &mut taken);
                 let sep = argv
                     .iter()
                     .enumerate()
@@ -943,63 +542,41 @@ pub fn peel(mut argv: Vec<Word>) -> Peeled {
             }
             "script" | "sg" | "nix-shell" => {
                 // Programs that run one string of shell code: `script -c CODE`,
-                // `sg GROUP -c CODE`, `nix-shell --run CODE`.
-                let flag = match name.as_str() {
-                    "script" => ["-c", "--command"],
-                    "nix-shell" => ["--run", "--command"],
-                    _ => ["-c", "-c"],
+                // `sg GROUP -c CODE` (or `sg GROUP CMD`), `nix-shell --run CODE`.
+                let args = argv.get(1..).unwrap_or(&[]);
+                let o = opts::parse_program(Some(&name), args);
+                let (names, detail): (&[&str], &str) = match name.as_str() {
+                    "nix-shell" => (&["run", "command"], "--run"),
+                    _ => (&["c", "command"], "-c"),
                 };
-                let pos = argv.iter().skip(1).position(|w| {
-                    let a = lit(w);
-                    a == flag[0]
-                        || a == flag[1]
-                        || (name == "script"
-                            && a.starts_with('-')
-                            && !a.starts_with("--")
-                            && a.ends_with('c'))
+                let code = o.value_of(args, names).or_else(|| {
+                    (name == "sg")
+                        .then(|| o.operand_words(args).get(1).map(|w| (*w).clone()))
+                        .flatten()
                 });
-                let pos = pos.map(|p| p + 1);
-                let code = match (name.as_str(), pos) {
-                    (_, Some(p)) => argv.get(p + 1).cloned(),
-                    // `sg GROUP CMD` also runs CMD through a shell.
-                    ("sg", None) => argv
-                        .iter()
-                        .skip(1)
-                        .filter(|w| !lit(w).starts_with('-'))
-                        .nth(1)
-                        .cloned(),
-                    _ => None,
-                };
                 let Some(code) = code else { break };
                 out.wrappers.push(wrapper(
                     &name,
-                    argv.iter().skip(1).map(lit).collect(),
+                    args.iter().map(lit).collect(),
                     &argv,
                     argv.len(),
                 ));
                 out.code = Some(WrappedCode {
                     code,
                     kind: OriginKind::ShellString,
-                    detail: format!("{name} {}", flag[0]),
+                    detail: format!("{name} {detail}"),
                 });
                 argv.clear();
                 break;
             }
             other => {
-                let Some(&(_, short_val, long_val, positional)) =
-                    SIMPLE_WRAPPERS.iter().find(|w| w.0 == other)
-                else {
+                let Some(&(_, positional)) = SIMPLE_WRAPPERS.iter().find(|w| w.0 == other) else {
                     break;
                 };
-                let spec = OptSpec {
-                    short_val,
-                    long_val,
-                    _posix: true,
-                };
-                let i = skip_opts(&argv, 1, &spec, &mut taken);
+                let (o, i) = read_opts(other, &argv, &mut taken);
                 // `-p PID` forms of tracers attach to a process instead of running one.
                 if matches!(other, "strace" | "ltrace" | "taskset" | "chrt" | "prlimit")
-                    && taken.iter().any(|t| t == "-p" || t.starts_with("--pid"))
+                    && o.flag('p', "pid")
                 {
                     break;
                 }

@@ -1,5 +1,6 @@
 //! fnmatch-style globs as Hermes's `approvals.deny` uses them: `*`, `?`, `[...]`/`[!...]`,
-//! matched case-insensitively against the whole text (`*` also matches `/`).
+//! matched case-insensitively against the whole text (`*` also matches `/`). Python's
+//! `fnmatch` is the oracle (tests/glob_oracle.rs).
 
 /// True when `pattern` matches all of `text`, ignoring case (Python's `fnmatch` on
 /// lower-cased strings). A malformed bracket (`[` with no `]`) matches a literal `[`.
@@ -80,7 +81,8 @@ fn match_from(p: &[char], t: &[char]) -> bool {
 /// matched and the index after the closing `]`, or `None` when the bracket is not closed.
 fn bracket(p: &[char], start: usize, c: char) -> Option<(bool, usize)> {
     let mut i = start + 1;
-    let negate = matches!(p.get(i), Some('!') | Some('^'));
+    // Only `!` negates, as in Python's fnmatch (Hermes's matcher); `^` is literal.
+    let negate = matches!(p.get(i), Some('!'));
     if negate {
         i += 1;
     }

@@ -65,7 +65,7 @@ pub fn command_variants(cmd: &Command) -> Vec<String> {
     let args: Vec<String> = cmd.args().iter().map(word_text).collect();
     let mut out = vec![join(&name, &args)];
     if name == "git"
-        && let Some(i) = rules::git::subcommand_index(cmd)
+        && let Some(i) = cmd.opts.subcommand.first().map(|(_, i)| *i)
     {
         let rest: Vec<String> = args.get(i..).unwrap_or(&[]).to_vec();
         out.push(join(&name, &rest));
@@ -85,10 +85,10 @@ pub fn command_variants(cmd: &Command) -> Vec<String> {
     }
     if name == "rm" {
         // `rm -r -f x`, `rm -fR x`, `rm --recursive --force x` also meet `rm -rf *` rules.
-        let (parsed, recursive) = rules::filesystem::rm_args(cmd);
-        let force = parsed.flag('f', "force");
+        let (operands, recursive) = rules::filesystem::rm_args(cmd);
+        let force = cmd.opts.flag('f', "force");
         if recursive && force {
-            let ops: Vec<String> = parsed.operands.iter().map(|w| word_text(w)).collect();
+            let ops: Vec<String> = operands.iter().map(|w| word_text(w)).collect();
             let mut v = vec!["-rf".to_string()];
             v.extend(ops);
             out.push(join(&name, &v));

@@ -321,14 +321,25 @@ pub fn evaluate(req: &Request, loaded: &LoadedConfig, store: &mut dyn Store) -> 
         ledger_id: None,
     };
     let entry = ledger_entry(req, &v, None, None);
-    match store.append(&entry) {
-        Ok(0) => {}
-        Ok(id) => v.ledger_id = Some(id),
-        Err(e) => v
-            .warnings
-            .push(format!("the decision was not recorded: {e}")),
-    }
+    v.ledger_id = append(store, &entry, "decision", &mut v.warnings);
     v
+}
+
+/// Append a ledger entry; a failure becomes a warning (never a different decision).
+fn append(
+    store: &mut dyn Store,
+    e: &LedgerEntry,
+    what: &str,
+    warnings: &mut Vec<String>,
+) -> Option<i64> {
+    match store.append(e) {
+        Ok(0) => None,
+        Ok(id) => Some(id),
+        Err(x) => {
+            warnings.push(format!("the {what} was not recorded: {x}"));
+            None
+        }
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -733,13 +744,7 @@ pub fn record_answer(
         answer: Some(answer),
         reason,
     };
-    match store.append(&entry) {
-        Ok(0) => {}
-        Ok(id) => rec.ledger_id = Some(id),
-        Err(e) => rec
-            .warnings
-            .push(format!("the answer was not recorded: {e}")),
-    }
+    rec.ledger_id = append(store, &entry, "answer", &mut rec.warnings);
     rec
 }
 

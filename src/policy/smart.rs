@@ -61,11 +61,11 @@ pub fn low_risk(a: &Analysis, f: &Finding, ctx: &crate::Context) -> Option<Strin
         return None;
     }
     let (args, recursive) = crate::rules::filesystem::rm_args(cmd);
-    if !recursive || args.operands.is_empty() {
+    if !recursive || args.is_empty() {
         return None;
     }
     let mut why = Vec::new();
-    for w in &args.operands {
+    for w in &args {
         why.push(operand_low_risk(a, cmd, w, home, ctx)?);
     }
     why.dedup();

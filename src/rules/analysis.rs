@@ -136,33 +136,18 @@ declare_rule! {
     fail: ["echo hi\u{1b}[8m hidden"],
 }
 
-impl Rule for HiddenControls {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-}
-
-pub static HIDDEN_CONTROLS: &RuleMeta = &HiddenControls::META;
-pub static FALLBACK_META: RuleMeta = FallbackPattern::META;
-pub static INTERNAL: &RuleMeta = &InternalError::META;
-pub static SIZE_LIMIT: &RuleMeta = &AnalysisLimit::META;
-static UNPARSED_META: RuleMeta = UnparsedSyntax::META;
-static LIMIT_META: RuleMeta = AnalysisLimit::META;
-static INTERNAL_META: RuleMeta = InternalError::META;
+impl Rule for HiddenControls {}
 
 impl Rule for UnparsedSyntax {
-    fn meta(&self) -> &'static RuleMeta {
-        &UNPARSED_META
-    }
     fn check_script(&self, cx: &Cx, out: &mut Vec<Finding>) {
         let mut scanned = std::collections::BTreeSet::new();
         for issue in &cx.script.issues {
             let meta: &'static RuleMeta = match issue.kind {
-                IssueKind::ParseError => &UNPARSED_META,
+                IssueKind::ParseError => &UnparsedSyntax::META,
                 IssueKind::NestingLimit | IssueKind::SizeLimit | IssueKind::CommandLimit => {
-                    &LIMIT_META
+                    &AnalysisLimit::META
                 }
-                IssueKind::Internal => &INTERNAL_META,
+                IssueKind::Internal => &InternalError::META,
             };
             let mut f = Finding::at(meta, issue.span, issue.message.clone());
             if !issue.origin.is_top_level() {
@@ -177,20 +162,8 @@ impl Rule for UnparsedSyntax {
     }
 }
 
-impl Rule for AnalysisLimit {
-    fn meta(&self) -> &'static RuleMeta {
-        &LIMIT_META
-    }
-}
+impl Rule for AnalysisLimit {}
 
-impl Rule for InternalError {
-    fn meta(&self) -> &'static RuleMeta {
-        &INTERNAL_META
-    }
-}
+impl Rule for InternalError {}
 
-impl Rule for FallbackPattern {
-    fn meta(&self) -> &'static RuleMeta {
-        &FALLBACK_META
-    }
-}
+impl Rule for FallbackPattern {}

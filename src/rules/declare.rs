@@ -1,7 +1,8 @@
 //! The `declare_rule!` macro: a rule's `///` docs become both rustdoc and the runtime docs
 //! that `shellgate rules ID` prints, so they cannot drift apart.
 
-/// Declare a rule struct with its metadata constant `META`.
+/// Declare a rule struct with its metadata constant `META` and its [`crate::rules::Meta`]
+/// implementation, so no rule writes `meta()` by hand.
 #[macro_export]
 macro_rules! declare_rule {
     (
@@ -32,6 +33,11 @@ macro_rules! declare_rule {
                 pass: &[$($pass),*],
                 fail: &[$($fail),*],
             };
+        }
+        impl $crate::rules::Meta for $name {
+            fn meta(&self) -> &'static $crate::rules::RuleMeta {
+                &Self::META
+            }
         }
     };
 }

@@ -8,17 +8,16 @@ pub mod disks;
 pub mod filesystem;
 pub mod git;
 pub mod hermes;
+pub mod infrastructure;
 pub mod interpreters;
+pub mod packages;
 pub mod permissions;
 pub mod processes;
+pub mod remote_code;
 pub mod self_protection;
+pub mod sensitive_writes;
 pub mod sql;
 pub mod system;
-// rules-b: categories
-pub mod infrastructure;
-pub mod packages;
-pub mod remote_code;
-pub mod sensitive_writes;
 pub mod util;
 
 use std::collections::BTreeMap;
@@ -105,9 +104,13 @@ pub struct Cx<'a> {
     pub original: &'a str,
 }
 
-/// A structural rule.
-pub trait Rule: Sync + Send {
+/// A rule's metadata; implemented by `declare_rule!`.
+pub trait Meta {
     fn meta(&self) -> &'static RuleMeta;
+}
+
+/// A structural rule.
+pub trait Rule: Meta + Sync + Send {
     /// Called for every command whose program is in `meta().programs`.
     fn check_command(&self, _cx: &Cx, _cmd: &Command, _out: &mut Vec<Finding>) {}
     /// Called once per script (rules with no program list, graph rules).
@@ -179,7 +182,7 @@ impl Finding {
     }
 }
 
-/// The registry: every rule, in code order. `rules`, `explain`, docs and tests read this.
+/// The registry: every rule, in code order (`tests/catalog.rs` checks it). `rules`, `explain`, docs and tests read this.
 pub static RULES: &[&dyn Rule] = &[
     &analysis::UnparsedSyntax,
     &analysis::AnalysisLimit,
@@ -189,20 +192,17 @@ pub static RULES: &[&dyn Rule] = &[
     &filesystem::recursive_delete_critical::RecursiveDeleteCritical,
     &filesystem::recursive_delete_maybe_root::RecursiveDeleteMaybeRoot,
     &processes::fork_bomb::ForkBomb,
-    &disks::block_device_write::BlockDeviceWrite,
     &processes::kill_all_processes::KillAllProcesses,
+    &disks::block_device_write::BlockDeviceWrite,
     &system::power_state::PowerState,
     &permissions::recursive_perm_system::RecursivePermissionSystem,
     &permissions::sudo_stdin_password::SudoStdinPassword,
-    &sql::destructive_sql::DestructiveSql,
-    &interpreters::inline_code_capability::InlineCodeCapability,
-    &filesystem::windows_delete::WindowsDelete,
-    // rules-a: begin
     &filesystem::recursive_delete::RecursiveDelete,
     &filesystem::delete_protected_path::DeleteProtectedPath,
     &filesystem::find_delete::FindDelete,
     &filesystem::xargs_rm::XargsRm,
     &filesystem::shred_files::ShredFiles,
+    &filesystem::windows_delete::WindowsDelete,
     &permissions::world_writable::WorldWritable,
     &permissions::chown_root::ChownRoot,
     &permissions::chmod_exec::ChmodThenExecute,
@@ -229,8 +229,6 @@ pub static RULES: &[&dyn Rule] = &[
     &git::stash_drop::StashDrop,
     &git::history_rewrite::HistoryRewrite,
     &git::sync_delete::SyncDelete,
-    // rules-a: end
-    // rules-b: begin
     &remote_code::remote_content_executed::RemoteContentExecuted,
     &remote_code::decoded_content_executed::DecodedContentExecuted,
     &remote_code::runtime_code_string::RuntimeCodeString,
@@ -241,6 +239,8 @@ pub static RULES: &[&dyn Rule] = &[
     &sensitive_writes::overwrite_sensitive::OverwriteSensitive,
     &sensitive_writes::copy_into_sensitive::CopyIntoSensitive,
     &sensitive_writes::in_place_edit_sensitive::InPlaceEditSensitive,
+    &sql::destructive_sql::DestructiveSql,
+    &interpreters::inline_code_capability::InlineCodeCapability,
     &packages::system_package_removal::SystemPackageRemoval,
     &packages::url_package_install::UrlPackageInstall,
     &packages::package_source_added::PackageSourceAdded,
@@ -252,7 +252,6 @@ pub static RULES: &[&dyn Rule] = &[
     &infrastructure::disk_encryption_destroy::DiskEncryptionDestroy,
     &infrastructure::user_account_change::UserAccountChange,
     &infrastructure::destructive_verb::DestructiveVerb,
-    // rules-b: end
 ];
 
 /// Rules by the program names they apply to.
@@ -309,7 +308,7 @@ pub fn fallback_findings(text: &str, span: Span) -> Vec<Finding> {
         .into_iter()
         .map(|h| {
             let mut f = Finding::at(
-                &analysis::FALLBACK_META,
+                &analysis::FallbackPattern::META,
                 span,
                 format!(
                     "text shellgate could not analyse matches the fallback pattern `{}` ({})",

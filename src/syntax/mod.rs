@@ -167,14 +167,14 @@ fn ascii_shadow(text: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(out)
 }
 
-/// Parse bash text into an owned tree. Never panics; grammar gaps become [`ParseProblem`]s.
-pub fn parse(text: &str) -> Result<Tree, SyntaxError> {
+/// Run tree-sitter on `text` with this thread's parser.
+fn ts_parse(text: &str) -> Result<tree_sitter::Tree, SyntaxError> {
     // One parser per thread: a fresh parser pays for growing its internal stacks on every
     // parse, which dominates the cost of short commands.
     thread_local! {
         static PARSER: std::cell::RefCell<Option<Parser>> = const { std::cell::RefCell::new(None) };
     }
-    let ts = PARSER.with(|cell| -> Result<tree_sitter::Tree, SyntaxError> {
+    PARSER.with(|cell| -> Result<tree_sitter::Tree, SyntaxError> {
         let mut slot = cell.try_borrow_mut().map_err(|_| SyntaxError::NoTree)?;
         if slot.is_none() {
             let mut p = Parser::new();
@@ -189,7 +189,18 @@ pub fn parse(text: &str) -> Result<Tree, SyntaxError> {
             *slot = None;
         }
         tree.ok_or(SyntaxError::NoTree)
-    })?;
+    })
+}
+
+/// The bare tree-sitter parse, with no owned tree built: the floor the benchmarks compare
+/// [`crate::analyze`] against. Returns the root's byte length.
+pub fn parse_floor(text: &str) -> Result<usize, SyntaxError> {
+    ts_parse(text).map(|t| t.root_node().end_byte())
+}
+
+/// Parse bash text into an owned tree. Never panics; grammar gaps become [`ParseProblem`]s.
+pub fn parse(text: &str) -> Result<Tree, SyntaxError> {
+    let ts = ts_parse(text)?;
     let mut nodes: Vec<Node> = Vec::new();
     let mut problems = Vec::new();
     let mut cursor = ts.walk();

@@ -198,6 +198,7 @@ impl Lowerer<'_> {
         }
         let id = self.script.commands.len();
         let name = argv.first().and_then(program_name);
+        let opts = crate::model::opts::parse_program(name.as_deref(), argv.get(1..).unwrap_or(&[]));
         self.script.commands.push(Command {
             id,
             name,
@@ -215,6 +216,7 @@ impl Lowerer<'_> {
             synthetic: None,
             stdin_text: None,
             inline: None,
+            opts,
         });
         Block {
             commands: vec![id],
@@ -276,6 +278,8 @@ impl Lowerer<'_> {
         let stdin_text = heredoc_stdin(&redirects).or(stdin);
         let recursive = name.as_ref().is_some_and(|n| self.fn_stack.contains(n));
         let id = self.script.commands.len();
+        let opts =
+            crate::model::opts::parse_program(name.as_deref(), peeled.argv.get(1..).unwrap_or(&[]));
         self.script.commands.push(Command {
             id,
             name: name.clone(),
@@ -293,6 +297,7 @@ impl Lowerer<'_> {
             synthetic,
             stdin_text: stdin_text.clone(),
             inline: None,
+            opts,
         });
         let mut block = Block {
             commands: vec![id],

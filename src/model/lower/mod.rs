@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use super::env::Env;
-use super::word::{Expander, Substitute, WordMode};
+use super::word::{Expander, Substitute, WordMode, short as shorten};
 use super::{Issue, IssueKind, Origin, Script, Substitution, Word};
 use crate::Span;
 use crate::normalize::Normalized;
@@ -230,14 +230,6 @@ pub fn is_shell(name: &str) -> bool {
             | "tcsh"
             | "csh"
     )
-}
-
-pub(super) fn shorten(s: &str) -> String {
-    let mut t: String = s.chars().take(60).collect();
-    if t.len() < s.len() {
-        t.push('…');
-    }
-    t
 }
 
 impl Substitute for Lowerer<'_> {

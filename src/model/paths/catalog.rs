@@ -280,28 +280,20 @@ fn canonical(path: &str) -> String {
     p
 }
 
-/// `*` within one component (no `/`), as fnmatch does for path names.
+/// `*` within one component: components never hold `/`, so the model's one glob matcher
+/// is fnmatch with `FNM_PATHNAME` here.
 fn component_matches(pat: &str, text: &str) -> bool {
-    match pat.split_once('*') {
-        None => pat == text,
-        Some((head, tail)) => {
-            let Some(rest) = text.strip_prefix(head) else {
-                return false;
-            };
-            if !tail.contains('*') {
-                return rest.len() >= tail.len() && rest.ends_with(tail);
-            }
-            (0..=rest.len())
-                .filter(|&i| rest.is_char_boundary(i))
-                .any(|i| component_matches(tail, &rest[i..]))
-        }
-    }
+    super::super::word::glob_match(pat, text)
 }
 
 /// Does `pattern` name `comps` or a directory above them?
 fn tree_matches(pattern: &str, comps: &[&str]) -> bool {
-    let pat: Vec<&str> = pattern.split('/').filter(|c| !c.is_empty()).collect();
-    pat.len() <= comps.len() && pat.iter().zip(comps).all(|(p, c)| component_matches(p, c))
+    // Walked without collecting: this runs for every catalog row of every path looked up.
+    let mut comps = comps.iter();
+    pattern
+        .split('/')
+        .filter(|c| !c.is_empty())
+        .all(|p| comps.next().is_some_and(|c| component_matches(p, c)))
 }
 
 fn components(p: &str) -> Vec<&str> {

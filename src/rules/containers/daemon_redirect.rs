@@ -3,7 +3,7 @@
 use crate::declare_rule;
 use crate::model::Command;
 use crate::rules::util::route;
-use crate::rules::{Cx, Finding, Rule, RuleMeta};
+use crate::rules::{Cx, Finding, Rule};
 
 use super::globals;
 
@@ -127,10 +127,6 @@ fn check(cmd: &Command, out: &mut Vec<Finding>) {
 }
 
 impl Rule for DaemonRedirect {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_script(&self, cx: &Cx, out: &mut Vec<Finding>) {
         for cmd in &cx.script.commands {
             check(cmd, out);

@@ -3,7 +3,7 @@
 use crate::declare_rule;
 use crate::model::{Command, Word};
 use crate::rules::util::route;
-use crate::rules::{Cx, Finding, Rule, RuleMeta};
+use crate::rules::{Cx, Finding, Rule};
 
 use super::{family, globals};
 
@@ -60,10 +60,6 @@ fn compose_verb(rest: &[Word]) -> Option<String> {
 }
 
 impl Rule for ContainerLifecycle {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_command(&self, _cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
         let prog = family(cmd).to_string();
         let args = cmd.args();

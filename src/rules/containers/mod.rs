@@ -1,10 +1,11 @@
 //! Container rules: stopping and removing containers, images and volumes, and pointing the
-//! client at another daemon. Shared reading of `docker`/`podman`/`docker-compose` global
-//! options lives here.
+//! client at another daemon. The global options of `docker`/`podman`/`docker-compose` are
+//! read by their grammars in `model::opts::grammars`.
 
 pub mod daemon_redirect;
 pub mod lifecycle;
 
+use crate::model::opts::{self, grammars};
 use crate::model::{Command, Word};
 
 /// A global option of a container CLI: its name as written and its value, if any.
@@ -14,113 +15,32 @@ pub struct GlobalOpt {
     pub value: Option<String>,
 }
 
-/// Global options that take a value, per program family.
-fn value_opts(prog: &str) -> &'static [&'static str] {
-    match prog {
-        "podman" | "podman-remote" => &[
-            "-c",
-            "--connection",
-            "--url",
-            "--identity",
-            "--root",
-            "--runroot",
-            "--storage-driver",
-            "--log-level",
-            "--cgroup-manager",
-            "--events-backend",
-            "--hooks-dir",
-            "--imagestore",
-            "--module",
-            "--network-cmd-path",
-            "--network-config-dir",
-            "--runtime",
-            "--runtime-flag",
-            "--ssh",
-            "--storage-opt",
-            "--tmpdir",
-            "--volumepath",
-            "--conmon",
-            "--config",
-            "--cni-config-dir",
-            "--out",
-        ],
-        "docker-compose" | "podman-compose" | "compose" => &[
-            "-f",
-            "--file",
-            "-p",
-            "--project-name",
-            "--project-directory",
-            "--env-file",
-            "--profile",
-            "--ansi",
-            "--parallel",
-            "--progress",
-            "-H",
-            "--host",
-            "--context",
-            "-c",
-        ],
-        _ => &[
-            "--config",
-            "-c",
-            "--context",
-            "-H",
-            "--host",
-            "-l",
-            "--log-level",
-            "--tlscacert",
-            "--tlscert",
-            "--tlskey",
-        ],
-    }
-}
-
-/// Read the global options of `prog` from `words`; returns them and the index of the
-/// first word that is not a global option (the subcommand).
+/// Read the global options of `prog` from `words` with its grammar
+/// (`model::opts::grammars`: `docker`, `podman`, and `compose` for `docker compose` and
+/// `docker-compose`); returns them as written (`-H`, `--host`) with their values, and the
+/// index of the first word that is not a global option (the subcommand).
 pub fn globals(prog: &str, words: &[Word]) -> (Vec<GlobalOpt>, usize) {
-    let vals = value_opts(prog);
-    let mut opts = Vec::new();
-    let mut i = 0;
-    while i < words.len() {
-        let Some(t) = words[i].lit() else { break };
-        if !t.starts_with('-') || t == "-" {
-            break;
-        }
-        i += 1;
-        if t == "--" {
-            break;
-        }
-        if let Some((n, v)) = t.split_once('=').filter(|_| t.starts_with("--")) {
-            opts.push(GlobalOpt {
-                name: n.to_string(),
-                value: Some(v.to_string()),
-            });
-            continue;
-        }
-        if vals.contains(&t.as_str()) {
-            let v = words.get(i).map(|w| w.text_with("…"));
-            i += 1;
-            opts.push(GlobalOpt { name: t, value: v });
-            continue;
-        }
-        // `-Htcp://host`: a value-taking short option with its value attached.
-        if !t.starts_with("--")
-            && let (Some(head), Some(rest)) = (t.get(..2), t.get(2..))
-            && !rest.is_empty()
-            && vals.contains(&head)
-        {
-            opts.push(GlobalOpt {
-                name: head.to_string(),
-                value: Some(rest.to_string()),
-            });
-            continue;
-        }
-        opts.push(GlobalOpt {
-            name: t,
-            value: None,
-        });
-    }
-    (opts, i)
+    let g = match prog {
+        "compose" => &grammars::COMPOSE,
+        "nerdctl" => &grammars::DOCKER,
+        p => grammars::for_program(Some(p)),
+    };
+    let o = opts::parse(g, words);
+    let found = o
+        .globals
+        .iter()
+        .map(|x| GlobalOpt {
+            name: format!("{}{}", if x.long { "--" } else { "-" }, x.name),
+            value: opts::value_word(words, x).map(|w| w.text_with("…")),
+        })
+        .collect();
+    let first = o
+        .subcommand
+        .first()
+        .map(|(_, i)| *i)
+        .or(o.operands.first().copied())
+        .unwrap_or(words.len());
+    (found, first)
 }
 
 /// The program family of a container command (`docker`, `podman`, `docker-compose`).

@@ -4,7 +4,7 @@ use crate::declare_rule;
 use crate::model::paths::is_block_device;
 use crate::model::{Command, Word};
 use crate::rules::util::route;
-use crate::rules::{Cx, Finding, Rule, RuleMeta};
+use crate::rules::{Cx, Finding, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -51,10 +51,6 @@ fn device_operands(cmd: &Command) -> Vec<(String, &Word)> {
 }
 
 impl Rule for BlockDeviceWrite {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_script(&self, _cx: &Cx, out: &mut Vec<Finding>) {
         for cmd in &_cx.script.commands {
             for r in &cmd.redirects {

@@ -4,7 +4,7 @@ use crate::declare_rule;
 use crate::model::Command;
 use crate::model::paths::is_block_device;
 use crate::rules::util::route;
-use crate::rules::{Cx, Finding, Rule, RuleMeta};
+use crate::rules::{Cx, Finding, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -38,10 +38,6 @@ declare_rule! {
 }
 
 impl Rule for FormatImage {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_command(&self, _cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
         let texts = cmd.arg_texts();
         if texts

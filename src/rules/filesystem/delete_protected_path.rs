@@ -4,7 +4,7 @@ use crate::declare_rule;
 use crate::model::paths::{self, Extent, PathClass};
 use crate::model::{Command, Word, WordValue};
 use crate::rules::util::{classify, describe, path_info, route};
-use crate::rules::{Cx, Finding, Rule, RuleMeta};
+use crate::rules::{Cx, Finding, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -53,22 +53,15 @@ fn known_dir(cmd: &Command, w: &Word) -> Option<String> {
 }
 
 impl Rule for DeleteProtectedPath {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_command(&self, cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
         let operands = if cmd.is("rm") {
             let (args, recursive) = super::rm_args(cmd);
             if recursive {
                 return;
             }
-            args.operands
+            args
         } else {
-            cmd.args()
-                .iter()
-                .filter(|w| !w.lit().is_some_and(|t| t.starts_with('-')))
-                .collect()
+            cmd.opts.operand_words(cmd.args())
         };
         let home = cx.ctx.home.as_deref();
         let prog = cmd.name.as_deref().unwrap_or("rm");

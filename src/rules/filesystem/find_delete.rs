@@ -3,7 +3,7 @@
 use crate::declare_rule;
 use crate::model::{Command, OriginKind};
 use crate::rules::util::route;
-use crate::rules::{Cx, Finding, Rule, RuleMeta};
+use crate::rules::{Cx, Finding, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -39,10 +39,6 @@ declare_rule! {
 }
 
 impl Rule for FindDelete {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_command(&self, _cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
         if cmd.is("find") {
             // `-delete` as an expression word; the words of `-exec ... ;` clauses and the

@@ -9,30 +9,12 @@ pub mod shred_files;
 pub mod windows_delete;
 pub mod xargs_rm;
 
-use crate::model::Command;
-use crate::rules::util::{Args, FlagSpec, parse};
+use crate::model::{Command, Word};
 
-/// GNU/BSD `rm` options.
-pub const RM_SPEC: FlagSpec = FlagSpec {
-    short_values: "",
-    longs: &[
-        "force",
-        "interactive",
-        "one-file-system",
-        "no-preserve-root",
-        "preserve-root",
-        "recursive",
-        "dir",
-        "verbose",
-        "help",
-        "version",
-    ],
-    long_values: &[],
-};
-
-/// `rm` read with its own option grammar, and whether it deletes recursively.
-pub fn rm_args(cmd: &Command) -> (Args<'_>, bool) {
-    let a = parse(cmd, &RM_SPEC);
-    let recursive = a.short('r') || a.short('R') || a.long("recursive");
-    (a, recursive)
+/// The operands of `rm` (read with its grammar, `Command::opts`), and whether it deletes
+/// recursively.
+pub fn rm_args(cmd: &Command) -> (Vec<&Word>, bool) {
+    let o = &cmd.opts;
+    let recursive = o.short('r') || o.short('R') || o.long("recursive");
+    (o.operand_words(cmd.args()), recursive)
 }

@@ -4,7 +4,7 @@ use crate::declare_rule;
 use crate::model::Command;
 use crate::model::paths::Extent;
 use crate::rules::util::{classify, describe, route};
-use crate::rules::{Cx, Finding, Rule, RuleMeta};
+use crate::rules::{Cx, Finding, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -25,8 +25,8 @@ declare_rule! {
     /// ```
     ///
     /// ## Known limitations
-    /// Every recursive delete asks, including of build output; the `smart` mode is the place
-    /// that lets obviously local targets through.
+    /// Every recursive delete asks, including of build output; the policy's `smart` mode
+    /// (`policy::smart`) is what lets obviously local targets through.
     pub struct RecursiveDelete;
     code: "SG2001",
     name: "recursive-delete",
@@ -40,21 +40,13 @@ declare_rule! {
 }
 
 impl Rule for RecursiveDelete {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_command(&self, cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
         let (args, recursive) = super::rm_args(cmd);
-        if !recursive || args.operands.is_empty() {
+        if !recursive || args.is_empty() {
             return;
         }
         let home = cx.ctx.home.as_deref();
-        let classes: Vec<Extent> = args
-            .operands
-            .iter()
-            .map(|w| classify(cmd, w, home))
-            .collect();
+        let classes: Vec<Extent> = args.iter().map(|w| classify(cmd, w, home)).collect();
         let rest: Vec<&Extent> = classes
             .iter()
             .filter(|c| !matches!(c, Extent::Root | Extent::SystemDir(_) | Extent::Home(_)))
@@ -68,7 +60,8 @@ impl Rule for RecursiveDelete {
             .map(|c| describe(c))
             .collect::<Vec<_>>()
             .join(", ");
-        let long = args.long("recursive") && !(args.short('r') || args.short('R'));
+        let o = &cmd.opts;
+        let long = o.long("recursive") && !(o.short('r') || o.short('R'));
         let mut f = Finding::on(
             &Self::META,
             cmd,

@@ -3,8 +3,8 @@
 use crate::declare_rule;
 use crate::model::paths::Extent;
 use crate::model::{Command, Word};
-use crate::rules::util::{FlagSpec, classify, describe, parse, route};
-use crate::rules::{Cx, Finding, Rule, RuleMeta};
+use crate::rules::util::{classify, describe, route};
+use crate::rules::{Cx, Finding, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -77,24 +77,14 @@ impl RecursiveDeleteCritical {
     }
 }
 
-const FIND_SPEC: FlagSpec = FlagSpec {
-    short_values: "D",
-    longs: &[],
-    long_values: &[],
-};
-
 impl Rule for RecursiveDeleteCritical {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_command(&self, cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
         if cmd.is("rm") {
             let (args, recursive) = super::rm_args(cmd);
             if !recursive {
                 return;
             }
-            for t in &args.operands {
+            for t in &args {
                 Self::judge(cx, cmd, t, "recursive rm", out);
             }
         } else if cmd.is("find") {
@@ -127,7 +117,6 @@ impl Rule for RecursiveDeleteCritical {
             if filtered {
                 return;
             }
-            let _ = parse(cmd, &FIND_SPEC);
             for w in &words[..first_expr] {
                 if w.lit()
                     .is_some_and(|t| matches!(t.as_str(), "-P" | "-L" | "-H"))

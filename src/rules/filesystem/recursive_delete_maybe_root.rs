@@ -4,7 +4,7 @@ use crate::declare_rule;
 use crate::model::Command;
 use crate::model::paths::Extent;
 use crate::rules::util::{classify, route};
-use crate::rules::{Cx, Finding, Rule, RuleMeta};
+use crate::rules::{Cx, Finding, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -36,16 +36,12 @@ declare_rule! {
 }
 
 impl Rule for RecursiveDeleteMaybeRoot {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_command(&self, cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
         let (args, recursive) = super::rm_args(cmd);
         if !recursive {
             return;
         }
-        for t in &args.operands {
+        for t in &args {
             if let Extent::MaybeRoot(p) = classify(cmd, t, cx.ctx.home.as_deref()) {
                 out.push(
                     Finding::on(

@@ -3,25 +3,8 @@
 use crate::declare_rule;
 use crate::model::Command;
 use crate::model::paths::is_block_device;
-use crate::rules::util::{FlagSpec, parse, route};
-use crate::rules::{Cx, Finding, Rule, RuleMeta};
-
-const SPEC: FlagSpec = FlagSpec {
-    short_values: "ns",
-    longs: &[
-        "force",
-        "iterations",
-        "random-source",
-        "size",
-        "remove",
-        "verbose",
-        "exact",
-        "zero",
-        "help",
-        "version",
-    ],
-    long_values: &["iterations", "random-source", "size"],
-};
+use crate::rules::util::route;
+use crate::rules::{Cx, Finding, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -53,23 +36,19 @@ declare_rule! {
 }
 
 impl Rule for ShredFiles {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_command(&self, _cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
-        let a = parse(cmd, &SPEC);
+        let a = &cmd.opts;
+        let operands = a.operand_words(cmd.args());
         if a.long("help") || a.long("version") {
             return;
         }
-        let files: Vec<String> = a
-            .operands
+        let files: Vec<String> = operands
             .iter()
             .map(|w| w.text_with("…"))
             .filter(|t| t != "-" && !is_block_device(t))
             .collect();
         if files.is_empty()
-            || a.operands
+            || operands
                 .iter()
                 .any(|w| w.lit().is_some_and(|t| is_block_device(&t)))
         {

@@ -6,7 +6,7 @@ use base64::Engine;
 use crate::declare_rule;
 use crate::model::Command;
 use crate::rules::util::route;
-use crate::rules::{Cx, Finding, Rule, RuleMeta};
+use crate::rules::{Cx, Finding, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -136,10 +136,6 @@ fn ps_destructive(words: &[String]) -> Option<String> {
 }
 
 impl Rule for WindowsDelete {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_command(&self, _cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
         let name = cmd
             .name

@@ -2,50 +2,8 @@
 
 use crate::declare_rule;
 use crate::model::Command;
-use crate::rules::util::{FlagSpec, parse_words, route};
-use crate::rules::{Cx, Finding, Rule, RuleMeta};
-
-use super::subcommand;
-
-const SPEC: FlagSpec = FlagSpec {
-    short_values: "u",
-    longs: &[
-        "delete",
-        "force",
-        "create-reflog",
-        "move",
-        "copy",
-        "list",
-        "set-upstream-to",
-        "unset-upstream",
-        "contains",
-        "no-contains",
-        "merged",
-        "no-merged",
-        "sort",
-        "points-at",
-        "format",
-        "color",
-        "no-color",
-        "column",
-        "no-column",
-        "track",
-        "no-track",
-        "edit-description",
-        "show-current",
-        "verbose",
-        "quiet",
-        "abbrev",
-        "no-abbrev",
-        "ignore-case",
-        "omit-empty",
-        "remotes",
-        "all",
-        "recurse-submodules",
-        "help",
-    ],
-    long_values: &["set-upstream-to", "sort", "format", "points-at"],
-};
+use crate::rules::util::route;
+use crate::rules::{Cx, Finding, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -78,23 +36,16 @@ declare_rule! {
 }
 
 impl Rule for BranchForceDelete {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_command(&self, _cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
-        let Some((sub, rest)) = subcommand(cmd) else {
-            return;
-        };
-        if sub != "branch" {
+        let a = &cmd.opts;
+        if a.sub() != Some("branch") {
             return;
         }
-        let a = parse_words(rest, &SPEC);
         let key = if a.short('D') {
             "git branch force delete"
         } else if a.long("delete") && a.long("force") {
-            let d = a.longs.iter().position(|l| l == "delete");
-            let f = a.longs.iter().position(|l| l == "force");
+            let at = |n: &str| a.own().iter().position(|o| o.long && o.name == n);
+            let (d, f) = (at("delete"), at("force"));
             if f < d {
                 "git branch force delete (long flags, force-first)"
             } else {
@@ -106,7 +57,7 @@ impl Rule for BranchForceDelete {
             return;
         };
         let names = a
-            .operands
+            .operand_words(cmd.args())
             .iter()
             .map(|w| w.text_with("…"))
             .collect::<Vec<_>>()

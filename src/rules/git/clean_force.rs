@@ -2,23 +2,8 @@
 
 use crate::declare_rule;
 use crate::model::Command;
-use crate::rules::util::{FlagSpec, parse_words, route};
-use crate::rules::{Cx, Finding, Rule, RuleMeta};
-
-use super::subcommand;
-
-const SPEC: FlagSpec = FlagSpec {
-    short_values: "e",
-    longs: &[
-        "dry-run",
-        "force",
-        "interactive",
-        "quiet",
-        "exclude",
-        "help",
-    ],
-    long_values: &["exclude"],
-};
+use crate::rules::util::route;
+use crate::rules::{Cx, Finding, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -50,18 +35,11 @@ declare_rule! {
 }
 
 impl Rule for CleanForce {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_command(&self, _cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
-        let Some((sub, rest)) = subcommand(cmd) else {
-            return;
-        };
-        if sub != "clean" {
+        let a = &cmd.opts;
+        if a.sub() != Some("clean") {
             return;
         }
-        let a = parse_words(rest, &SPEC);
         if !a.flag('f', "force") || a.flag('n', "dry-run") || a.long("help") {
             return;
         }

@@ -2,70 +2,8 @@
 
 use crate::declare_rule;
 use crate::model::Command;
-use crate::rules::util::{FlagSpec, parse_words, route};
-use crate::rules::{Cx, Finding, Rule, RuleMeta};
-
-use super::subcommand;
-
-const CHECKOUT: FlagSpec = FlagSpec {
-    short_values: "bBU",
-    longs: &[
-        "quiet",
-        "progress",
-        "no-progress",
-        "force",
-        "ours",
-        "theirs",
-        "track",
-        "no-track",
-        "guess",
-        "no-guess",
-        "detach",
-        "orphan",
-        "ignore-skip-worktree-bits",
-        "merge",
-        "conflict",
-        "patch",
-        "ignore-other-worktrees",
-        "overwrite-ignore",
-        "no-overwrite-ignore",
-        "recurse-submodules",
-        "no-recurse-submodules",
-        "overlay",
-        "no-overlay",
-        "pathspec-from-file",
-        "pathspec-file-nul",
-        "help",
-    ],
-    long_values: &["orphan", "conflict", "pathspec-from-file"],
-};
-
-const RESTORE: FlagSpec = FlagSpec {
-    short_values: "s",
-    longs: &[
-        "source",
-        "patch",
-        "worktree",
-        "staged",
-        "quiet",
-        "progress",
-        "no-progress",
-        "ours",
-        "theirs",
-        "merge",
-        "conflict",
-        "ignore-unmerged",
-        "ignore-skip-worktree-bits",
-        "recurse-submodules",
-        "no-recurse-submodules",
-        "overlay",
-        "no-overlay",
-        "pathspec-from-file",
-        "pathspec-file-nul",
-        "help",
-    ],
-    long_values: &["source", "conflict", "pathspec-from-file"],
-};
+use crate::rules::util::route;
+use crate::rules::{Cx, Finding, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -133,33 +71,26 @@ fn whole_tree(p: &str) -> bool {
 }
 
 impl Rule for DiscardChanges {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_command(&self, _cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
-        let Some((sub, rest)) = subcommand(cmd) else {
-            return;
-        };
-        let what = match sub.as_str() {
+        let a = &cmd.opts;
+        let operands = a.operand_words(cmd.args());
+        let what = match a.sub().unwrap_or_default() {
             "checkout" => {
-                let a = parse_words(rest, &CHECKOUT);
                 if a.long("help") {
                     return;
                 }
-                let dashdash = rest.iter().position(|w| w.lit().as_deref() == Some("--"));
-                let ops: Vec<String> = a.operands.iter().map(|w| w.text_with("…")).collect();
-                let before = dashdash.map_or(ops.len(), |d| {
-                    rest[..d]
-                        .iter()
-                        .filter(|w| a.operands.iter().any(|o| std::ptr::eq(*o, *w)))
-                        .count()
-                });
-                let paths: Vec<&String> = match dashdash {
-                    Some(_) => ops[before..].iter().collect(),
-                    // `git checkout REV f..`: the words after the tree-ish are paths.
-                    None if ops.len() >= 2 => ops[1..].iter().collect(),
-                    None => ops.iter().filter(|t| looks_like_path(t)).collect(),
+                let ops: Vec<String> = operands.iter().map(|w| w.text_with("…")).collect();
+                // Operands after `--` are paths; `git checkout REV f..` names paths after the
+                // tree-ish; a lone operand is a path only when it looks like one.
+                let before = a
+                    .end_of_options
+                    .map_or(ops.len(), |d| a.operands.iter().filter(|&&i| i < d).count());
+                let paths: Vec<&String> = if a.end_of_options.is_some() {
+                    ops[before.min(ops.len())..].iter().collect()
+                } else if ops.len() >= 2 {
+                    ops[1..].iter().collect()
+                } else {
+                    ops.iter().filter(|t| looks_like_path(t)).collect()
                 };
                 if let Some(p) = ops.iter().find(|t| whole_tree(t)) {
                     format!("git checkout {p} overwrites every uncommitted change in the work tree")
@@ -176,7 +107,6 @@ impl Rule for DiscardChanges {
                 }
             }
             "restore" => {
-                let a = parse_words(rest, &RESTORE);
                 let staged = a.flag('S', "staged");
                 let worktree = a.flag('W', "worktree");
                 if (staged && !worktree) || a.long("help") {
@@ -185,7 +115,7 @@ impl Rule for DiscardChanges {
                 if a.flag('p', "patch") {
                     return;
                 }
-                let ops: Vec<String> = a.operands.iter().map(|w| w.text_with("…")).collect();
+                let ops: Vec<String> = operands.iter().map(|w| w.text_with("…")).collect();
                 if let Some(p) = ops.iter().find(|t| whole_tree(t)) {
                     format!("git restore {p} overwrites every uncommitted change in the work tree")
                 } else if let Some(p) = ops.first() {
@@ -195,13 +125,7 @@ impl Rule for DiscardChanges {
                 }
             }
             "switch" => {
-                let texts: Vec<String> = rest.iter().map(|w| w.text_with("…")).collect();
-                let discard = texts.iter().any(|t| {
-                    t == "--discard-changes"
-                        || t == "--force"
-                        || (t.starts_with('-') && !t.starts_with("--") && t.contains('f'))
-                });
-                if !discard {
+                if !(a.flag('f', "force") || a.long("discard-changes")) {
                     return;
                 }
                 "git switch --discard-changes throws away local changes while switching".to_string()

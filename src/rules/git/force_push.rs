@@ -2,54 +2,8 @@
 
 use crate::declare_rule;
 use crate::model::Command;
-use crate::rules::util::{FlagSpec, parse_words, route};
-use crate::rules::{Cx, Finding, Rule, RuleMeta};
-
-use super::subcommand;
-
-const SPEC: FlagSpec = FlagSpec {
-    short_values: "o",
-    longs: &[
-        "all",
-        "branches",
-        "mirror",
-        "delete",
-        "tags",
-        "dry-run",
-        "porcelain",
-        "force",
-        "force-with-lease",
-        "no-force-with-lease",
-        "force-if-includes",
-        "no-force-if-includes",
-        "repo",
-        "set-upstream",
-        "thin",
-        "no-thin",
-        "receive-pack",
-        "exec",
-        "quiet",
-        "verbose",
-        "progress",
-        "no-progress",
-        "prune",
-        "no-verify",
-        "verify",
-        "follow-tags",
-        "no-follow-tags",
-        "signed",
-        "no-signed",
-        "atomic",
-        "no-atomic",
-        "push-option",
-        "recurse-submodules",
-        "no-recurse-submodules",
-        "ipv4",
-        "ipv6",
-        "help",
-    ],
-    long_values: &["repo", "receive-pack", "exec", "push-option"],
-};
+use crate::rules::util::route;
+use crate::rules::{Cx, Finding, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -83,18 +37,12 @@ declare_rule! {
 }
 
 impl Rule for ForcePush {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_command(&self, _cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
-        let Some((sub, rest)) = subcommand(cmd) else {
-            return;
-        };
-        if sub != "push" {
+        let a = &cmd.opts;
+        if a.sub() != Some("push") {
             return;
         }
-        let a = parse_words(rest, &SPEC);
+        let operands = a.operand_words(cmd.args());
         if a.long("help") || a.long("dry-run") || a.short('n') {
             return;
         }
@@ -125,8 +73,7 @@ impl Rule for ForcePush {
                 "--prune deletes remote branches that have no local counterpart".to_string(),
                 LONG,
             )
-        } else if let Some(r) = a
-            .operands
+        } else if let Some(r) = operands
             .iter()
             .skip(1)
             .filter_map(|w| w.lit())
@@ -136,8 +83,7 @@ impl Rule for ForcePush {
                 format!("the refspec {r} force-updates the remote ref"),
                 LONG,
             )
-        } else if let Some(r) = a
-            .operands
+        } else if let Some(r) = operands
             .iter()
             .skip(1)
             .filter_map(|w| w.lit())

@@ -3,9 +3,7 @@
 use crate::declare_rule;
 use crate::model::Command;
 use crate::rules::util::route;
-use crate::rules::{Cx, Finding, Rule, RuleMeta};
-
-use super::subcommand;
+use crate::rules::{Cx, Finding, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -38,28 +36,23 @@ declare_rule! {
 }
 
 impl Rule for HistoryRewrite {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_command(&self, _cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
-        let Some((sub, rest)) = subcommand(cmd) else {
+        let a = &cmd.opts;
+        let Some(sub) = a.sub() else {
             return;
         };
-        let texts: Vec<String> = rest.iter().map(|w| w.text_with("…")).collect();
-        let what = match sub.as_str() {
+        let first = a
+            .operand_words(cmd.args())
+            .first()
+            .map(|w| w.text_with("…"));
+        let what = match sub {
             "filter-branch" | "filter-repo" => {
                 format!("git {sub} rewrites every commit of the history")
             }
-            "update-ref"
-                if texts
-                    .iter()
-                    .take_while(|t| *t != "--")
-                    .any(|t| t == "-d" || t == "--delete") =>
-            {
+            "update-ref" if a.flag('d', "delete") => {
                 "git update-ref -d deletes a ref without any safety check".to_string()
             }
-            "reflog" => match texts.first().map(String::as_str) {
+            "reflog" => match first.as_deref() {
                 Some(v @ ("expire" | "delete")) => {
                     format!("git reflog {v} removes the record of where refs used to point")
                 }

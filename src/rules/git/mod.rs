@@ -1,6 +1,6 @@
 //! Git rules: history and work loss (`reset --hard`, force push, `clean -f`, branch force
-//! delete, discarding work-tree changes, dropping stashes, rewriting history). Shared
-//! reading of git's global options lives here.
+//! delete, discarding work-tree changes, dropping stashes, rewriting history). git's
+//! global options and subcommands are read by its grammar in `model::opts::grammars`.
 
 pub mod branch_force_delete;
 pub mod clean_force;
@@ -13,44 +13,12 @@ pub mod sync_delete;
 
 use crate::model::{Command, Word};
 
-/// Global options of `git` that take the next word as their value.
-const VALUE_GLOBALS: &[&str] = &[
-    "-C",
-    "-c",
-    "--git-dir",
-    "--work-tree",
-    "--namespace",
-    "--super-prefix",
-    "--config-env",
-    "--attr-source",
-];
-
-/// Index into `cmd.args()` of the git subcommand, after global options (`-C dir`,
-/// `-c k=v`, `--git-dir=x`, `--work-tree x`, `-p`, `--no-pager`, ...). `None` when there is
-/// no subcommand or it is known only at run time.
-pub fn subcommand_index(cmd: &Command) -> Option<usize> {
-    let words = cmd.args();
-    let mut i = 0;
-    while i < words.len() {
-        let t = words[i].lit()?;
-        if !t.starts_with('-') {
-            return Some(i);
-        }
-        if VALUE_GLOBALS.contains(&t.as_str()) {
-            i += 2;
-        } else {
-            i += 1;
-        }
-    }
-    None
-}
-
-/// The git subcommand and the words after it.
+/// The git subcommand and the words after it, read from the command's option grammar
+/// (git's global options such as `-C dir`, `-c k=v`, `--git-dir x` come before it). `None`
+/// when there is no subcommand or it is known only at run time.
 pub fn subcommand(cmd: &Command) -> Option<(String, &[Word])> {
-    let i = subcommand_index(cmd)?;
-    let words = cmd.args();
-    let sub = words.get(i)?.lit()?;
-    Some((sub, words.get(i + 1..).unwrap_or(&[])))
+    let sub = cmd.opts.sub()?.to_string();
+    Some((sub, cmd.opts.after_sub(cmd.args())))
 }
 
 #[cfg(test)]

@@ -3,9 +3,7 @@
 use crate::declare_rule;
 use crate::model::Command;
 use crate::rules::util::route;
-use crate::rules::{Cx, Finding, Rule, RuleMeta};
-
-use super::subcommand;
+use crate::rules::{Cx, Finding, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -39,33 +37,28 @@ declare_rule! {
 }
 
 impl Rule for ResetHard {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_command(&self, _cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
-        let Some((sub, rest)) = subcommand(cmd) else {
-            return;
-        };
-        if sub != "reset" {
+        let a = &cmd.opts;
+        if a.sub() != Some("reset") {
             return;
         }
-        for w in rest {
-            let Some(t) = w.lit() else { continue };
-            if t == "--" {
-                return;
-            }
-            if t.len() >= 3 && "--hard".starts_with(t.as_str()) {
-                out.push(
-                    Finding::on(
-                        &Self::META,
-                        cmd,
-                        format!("git reset {t} discards every uncommitted change in the index and work tree{}", route(cmd)),
-                    )
-                    .with_span(w.span),
-                );
-                return;
-            }
+        // `--h` is ambiguous to getopt (`--hard`, `--help`), but git reads it as `--hard`.
+        let hard = a
+            .own()
+            .iter()
+            .find(|o| o.long && !o.name.is_empty() && "hard".starts_with(o.name.as_str()));
+        if let Some(o) = hard
+            && let Some(w) = cmd.args().get(o.word)
+        {
+            let t = w.text_with("…");
+            out.push(
+                Finding::on(
+                    &Self::META,
+                    cmd,
+                    format!("git reset {t} discards every uncommitted change in the index and work tree{}", route(cmd)),
+                )
+                .with_span(w.span),
+            );
         }
     }
 }

@@ -3,9 +3,7 @@
 use crate::declare_rule;
 use crate::model::Command;
 use crate::rules::util::route;
-use crate::rules::{Cx, Finding, Rule, RuleMeta};
-
-use super::subcommand;
+use crate::rules::{Cx, Finding, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -36,27 +34,16 @@ declare_rule! {
 }
 
 impl Rule for StashDrop {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_command(&self, _cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
-        let Some((sub, rest)) = subcommand(cmd) else {
-            return;
-        };
-        if sub != "stash" {
-            return;
-        }
-        let Some(verb) = rest
+        let subs: Vec<&str> = cmd
+            .opts
+            .subcommand
             .iter()
-            .filter_map(|w| w.lit())
-            .find(|t| !t.starts_with('-'))
-        else {
-            return;
-        };
-        let what = match verb.as_str() {
-            "drop" => "git stash drop deletes a stash entry",
-            "clear" => "git stash clear deletes every stash entry",
+            .map(|(s, _)| s.as_str())
+            .collect();
+        let what = match subs.as_slice() {
+            ["stash", "drop", ..] => "git stash drop deletes a stash entry",
+            ["stash", "clear", ..] => "git stash clear deletes every stash entry",
             _ => return,
         };
         out.push(Finding::on(

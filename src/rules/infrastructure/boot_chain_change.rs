@@ -5,7 +5,7 @@ use super::verb_words;
 use crate::declare_rule;
 use crate::model::Command;
 use crate::rules::util::route;
-use crate::rules::{Cx, Finding, Rule, RuleMeta};
+use crate::rules::{Cx, Finding, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -68,23 +68,21 @@ fn changes(cmd: &Command) -> Option<String> {
                 && !a.starts_with("--")
                 && a[1..].chars().any(|c| "cCBonNaAtTDO".contains(c)))
         }),
-        "bootctl" => verb_words(cmd, "", &["esp-path", "boot-path", "root", "image"], 1)
-            .first()
-            .is_some_and(|v| {
-                matches!(
-                    v.as_str(),
-                    "install"
-                        | "remove"
-                        | "update"
-                        | "set-default"
-                        | "set-oneshot"
-                        | "set-timeout"
-                        | "set-timeout-oneshot"
-                        | "unlink"
-                        | "cleanup"
-                        | "random-seed"
-                )
-            }),
+        "bootctl" => verb_words(cmd, 1).first().is_some_and(|v| {
+            matches!(
+                v.as_str(),
+                "install"
+                    | "remove"
+                    | "update"
+                    | "set-default"
+                    | "set-oneshot"
+                    | "set-timeout"
+                    | "set-timeout-oneshot"
+                    | "unlink"
+                    | "cleanup"
+                    | "random-seed"
+            )
+        }),
         "mkinitcpio" => !args.iter().any(|a| {
             matches!(
                 a.as_str(),
@@ -94,7 +92,7 @@ fn changes(cmd: &Command) -> Option<String> {
         "dracut" => !args
             .iter()
             .any(|a| matches!(a.as_str(), "--list-modules" | "--print-cmdline")),
-        "kernel-install" => verb_words(cmd, "", &[], 1)
+        "kernel-install" => verb_words(cmd, 1)
             .first()
             .is_some_and(|v| matches!(v.as_str(), "add" | "remove" | "add-all")),
         _ => true,
@@ -103,10 +101,6 @@ fn changes(cmd: &Command) -> Option<String> {
 }
 
 impl Rule for BootChainChange {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_command(&self, _cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
         if let Some(m) = changes(cmd) {
             out.push(Finding::on(&Self::META, cmd, format!("{m}{}", route(cmd))));

@@ -1,11 +1,11 @@
 //! SG8001: deleting or stopping cloud resources (`aws ... delete-*`, `gcloud ... delete`,
 //! `az ... delete`, `doctl ... delete`, `eksctl delete`, `gsutil rm`).
 
-use super::{has_opt, verb_words};
+use super::{has_long, verb_words};
 use crate::declare_rule;
 use crate::model::Command;
 use crate::rules::util::route;
-use crate::rules::{Cx, Finding, Rule, RuleMeta};
+use crate::rules::{Cx, Finding, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -42,24 +42,11 @@ declare_rule! {
     fail: ["aws ec2 terminate-instances --instance-ids i-1", "aws --profile prod s3 rm s3://b/k", "aws s3 rb s3://b --force", "aws rds delete-db-instance --db-instance-identifier x", "aws ec2 stop-instances --instance-ids i-1", "aws s3 sync . s3://b --delete", "gcloud compute instances delete vm1", "gcloud storage rm gs://b/k", "az group delete -n rg", "az vm deallocate -g rg -n vm", "doctl compute droplet delete d1", "eksctl delete cluster --name c", "gsutil -m rm -r gs://b/p"],
 }
 
-const AWS_LONG_VALS: &[&str] = &[
-    "profile",
-    "region",
-    "output",
-    "endpoint-url",
-    "query",
-    "color",
-    "ca-bundle",
-    "cli-read-timeout",
-    "cli-connect-timeout",
-    "cli-binary-format",
-];
-
 fn destroys(cmd: &Command) -> Option<String> {
     let name = cmd.name.as_deref()?;
     let hit = match name {
         "aws" => {
-            let w = verb_words(cmd, "", AWS_LONG_VALS, 2);
+            let w = verb_words(cmd, 2);
             let (svc, op) = (
                 w.first()?.as_str(),
                 w.get(1).map(String::as_str).unwrap_or(""),
@@ -77,25 +64,11 @@ fn destroys(cmd: &Command) -> Option<String> {
                 || matches!(op, "delete" | "terminate" | "stop" | "purge")
                 || (svc == "s3"
                     && (matches!(op, "rm" | "rb" | "mv")
-                        || (op == "sync" && has_opt(cmd, "--delete"))));
+                        || (op == "sync" && has_long(cmd, "delete"))));
             destructive.then(|| format!("aws {svc} {op}"))
         }
         "gcloud" => {
-            let w = verb_words(
-                cmd,
-                "",
-                &[
-                    "project",
-                    "account",
-                    "configuration",
-                    "format",
-                    "verbosity",
-                    "zone",
-                    "region",
-                    "impersonate-service-account",
-                ],
-                6,
-            );
+            let w = verb_words(cmd, 6);
             w.iter()
                 .position(|v| {
                     matches!(v.as_str(), "delete" | "stop" | "reset")
@@ -104,12 +77,7 @@ fn destroys(cmd: &Command) -> Option<String> {
                 .map(|i| format!("gcloud {}", w[..=i].join(" ")))
         }
         "az" => {
-            let w = verb_words(
-                cmd,
-                "gn",
-                &["subscription", "resource-group", "name", "output", "query"],
-                5,
-            );
+            let w = verb_words(cmd, 5);
             w.iter()
                 .position(|v| {
                     matches!(
@@ -120,12 +88,7 @@ fn destroys(cmd: &Command) -> Option<String> {
                 .map(|i| format!("az {}", w[..=i].join(" ")))
         }
         "doctl" => {
-            let w = verb_words(
-                cmd,
-                "ct",
-                &["context", "access-token", "output", "format"],
-                5,
-            );
+            let w = verb_words(cmd, 5);
             // `d` is also the alias of `databases` and `droplet`: it means delete only after
             // a resource word (`doctl compute d d ID`, `doctl apps d ID`).
             w.iter()
@@ -137,19 +100,22 @@ fn destroys(cmd: &Command) -> Option<String> {
                 .map(|i| format!("doctl {}", w[..=i].join(" ")))
         }
         "eksctl" => {
-            let w = verb_words(cmd, "", &[], 2);
+            let w = verb_words(cmd, 2);
             w.first()
                 .filter(|v| matches!(v.as_str(), "delete" | "drain"))
                 .map(|v| format!("eksctl {v} {}", w.get(1).cloned().unwrap_or_default()))
         }
         "gsutil" => {
-            let w = verb_words(cmd, "ohu", &[], 1);
+            let w = verb_words(cmd, 1);
             let v = w.first()?.as_str();
+            // `gsutil [-m] rsync -d SRC DST`: `-d` after the verb deletes at the destination
+            // (before it, `-d` is gsutil's debug flag).
+            let verb_at = cmd.opts.operands.first().copied().unwrap_or(usize::MAX);
             let sync_delete = v == "rsync"
                 && cmd
-                    .arg_texts()
-                    .iter()
-                    .any(|a| a.starts_with('-') && !a.starts_with("--") && a.contains('d'));
+                    .opts
+                    .all()
+                    .any(|o| !o.long && o.name == "d" && o.word > verb_at);
             (matches!(v, "rm" | "rb") || sync_delete).then(|| format!("gsutil {v}"))
         }
         _ => None,
@@ -158,10 +124,6 @@ fn destroys(cmd: &Command) -> Option<String> {
 }
 
 impl Rule for CloudResourceDestroy {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_command(&self, _cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
         if super::dry_run(cmd) {
             return;

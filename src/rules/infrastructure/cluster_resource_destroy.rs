@@ -5,7 +5,7 @@ use super::verb_words;
 use crate::declare_rule;
 use crate::model::Command;
 use crate::rules::util::route;
-use crate::rules::{Cx, Finding, Rule, RuleMeta};
+use crate::rules::{Cx, Finding, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -39,29 +39,9 @@ declare_rule! {
     fail: ["kubectl delete pod x", "kubectl -n prod delete deployment api", "kubectl --context prod drain node1 --ignore-daemonsets", "kubectl scale deploy api --replicas=0", "kubectl cordon node1", "helm uninstall release", "helm delete release", "oc delete project p", "microk8s kubectl delete ns x"],
 }
 
-const KUBE_LONG_VALS: &[&str] = &[
-    "namespace",
-    "context",
-    "kubeconfig",
-    "server",
-    "cluster",
-    "user",
-    "token",
-    "as",
-    "as-group",
-    "request-timeout",
-    "cache-dir",
-    "certificate-authority",
-    "client-certificate",
-    "client-key",
-    "selector",
-    "output",
-    "filename",
-];
-
 fn destroys(cmd: &Command) -> Option<String> {
     let name = cmd.name.as_deref()?;
-    let mut w = verb_words(cmd, "nslof", KUBE_LONG_VALS, 3);
+    let mut w = verb_words(cmd, 3);
     let prog = match name {
         "microk8s" | "k3s" => {
             if w.first().map(String::as_str) != Some("kubectl") {
@@ -83,10 +63,6 @@ fn destroys(cmd: &Command) -> Option<String> {
 }
 
 impl Rule for ClusterResourceDestroy {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_command(&self, _cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
         if super::dry_run(cmd) {
             return;

@@ -4,7 +4,7 @@
 use crate::declare_rule;
 use crate::model::Command;
 use crate::rules::util::route;
-use crate::rules::{Cx, Finding, Rule, RuleMeta};
+use crate::rules::{Cx, Finding, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -644,10 +644,6 @@ fn destroys(cmd: &Command) -> Option<String> {
 }
 
 impl Rule for DestructiveVerb {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_script(&self, cx: &Cx, out: &mut Vec<Finding>) {
         for cmd in &cx.script.commands {
             if let Some(m) = destroys(cmd) {

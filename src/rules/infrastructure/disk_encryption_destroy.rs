@@ -4,7 +4,7 @@ use super::verb_words;
 use crate::declare_rule;
 use crate::model::Command;
 use crate::rules::util::route;
-use crate::rules::{Cx, Finding, Rule, RuleMeta};
+use crate::rules::{Cx, Finding, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -37,35 +37,7 @@ declare_rule! {
 }
 
 fn destroys(cmd: &Command) -> Option<String> {
-    let w = verb_words(
-        cmd,
-        "cdhkKSsbtT",
-        &[
-            "type",
-            "cipher",
-            "key-file",
-            "key-slot",
-            "key-size",
-            "hash",
-            "header",
-            "iter-time",
-            "pbkdf",
-            "label",
-            "subsystem",
-            "sector-size",
-            "offset",
-            "skip",
-            "keyfile-size",
-            "keyfile-offset",
-            "new-keyfile-size",
-            "uuid",
-            "luks2-metadata-size",
-            "luks2-keyslots-size",
-            "timeout",
-            "tries",
-        ],
-        1,
-    );
+    let w = verb_words(cmd, 1);
     let v = w.first()?;
     let hit = matches!(
         v.to_ascii_lowercase().as_str(),
@@ -82,10 +54,6 @@ fn destroys(cmd: &Command) -> Option<String> {
 }
 
 impl Rule for DiskEncryptionDestroy {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_command(&self, _cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
         if let Some(m) = destroys(cmd) {
             out.push(Finding::on(&Self::META, cmd, format!("{m}{}", route(cmd))));

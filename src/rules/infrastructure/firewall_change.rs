@@ -4,7 +4,7 @@ use super::verb_words;
 use crate::declare_rule;
 use crate::model::Command;
 use crate::rules::util::route;
-use crate::rules::{Cx, Finding, Rule, RuleMeta};
+use crate::rules::{Cx, Finding, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -66,7 +66,7 @@ fn changes(cmd: &Command) -> Option<String> {
                 && a.chars().nth(1).is_some_and(|c| "ADIRFXPNEZ".contains(c)))
         }),
         "nft" => {
-            let w = verb_words(cmd, "fIi", &["file", "includepath"], 1);
+            let w = verb_words(cmd, 1);
             let file = args.iter().any(|a| {
                 a == "-f"
                     || a == "--file"
@@ -83,7 +83,7 @@ fn changes(cmd: &Command) -> Option<String> {
                     }))
         }
         "ufw" => {
-            let w = verb_words(cmd, "", &[], 2);
+            let w = verb_words(cmd, 2);
             let dry = args.iter().any(|a| a == "--dry-run");
             !dry && w.first().is_some_and(|v| {
                 !(matches!(v.as_str(), "status" | "show" | "version" | "help")
@@ -114,10 +114,6 @@ fn changes(cmd: &Command) -> Option<String> {
 }
 
 impl Rule for FirewallChange {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_command(&self, _cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
         if super::dry_run(cmd) {
             return;

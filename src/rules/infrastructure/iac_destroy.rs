@@ -1,10 +1,10 @@
 //! SG8003: destroying infrastructure-as-code stacks (`terraform destroy`, `pulumi destroy`).
 
-use super::{has_opt, verb_words};
+use super::{has_long, verb_words};
 use crate::declare_rule;
 use crate::model::Command;
 use crate::rules::util::route;
-use crate::rules::{Cx, Finding, Rule, RuleMeta};
+use crate::rules::{Cx, Finding, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -40,12 +40,7 @@ declare_rule! {
 
 fn destroys(cmd: &Command) -> Option<String> {
     let name = cmd.name.as_deref()?;
-    let w = verb_words(
-        cmd,
-        "sC",
-        &["stack", "cwd", "profile", "region", "stage"],
-        3,
-    );
+    let w = verb_words(cmd, 3);
     let v0 = w.first().map(String::as_str).unwrap_or("");
     let v1 = w.get(1).map(String::as_str).unwrap_or("");
     let hit = match name {
@@ -56,7 +51,7 @@ fn destroys(cmd: &Command) -> Option<String> {
                 (v0, v1)
             };
             v0 == "destroy"
-                || (v0 == "apply" && (has_opt(cmd, "-destroy") || has_opt(cmd, "--destroy")))
+                || (v0 == "apply" && has_long(cmd, "destroy"))
                 || (v0 == "state" && matches!(v1, "rm" | "remove"))
                 || (v0 == "workspace" && v1 == "delete")
         }
@@ -74,10 +69,6 @@ fn destroys(cmd: &Command) -> Option<String> {
 }
 
 impl Rule for IacDestroy {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_command(&self, _cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
         if let Some(m) = destroys(cmd) {
             out.push(Finding::on(&Self::META, cmd, format!("{m}{}", route(cmd))));

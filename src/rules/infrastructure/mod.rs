@@ -13,53 +13,32 @@ pub mod user_account_change;
 
 use crate::model::Command;
 
-/// The first `n` operand words of `cmd` (literal text, unknown parts as `\u{fffd}`),
-/// skipping options and the values of options that take one: `short_vals` are short
-/// options with a value (`-n prod`), `long_vals` long ones (`--namespace prod`; the
-/// `--opt=value` form never consumes the next word).
-pub fn verb_words(cmd: &Command, short_vals: &str, long_vals: &[&str], n: usize) -> Vec<String> {
-    let args = cmd.arg_texts();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < args.len() && out.len() < n {
-        let a = &args[i];
-        i += 1;
-        if a == "--" {
-            out.extend(args[i..].iter().take(n - out.len()).cloned());
-            break;
-        }
-        if let Some(long) = a.strip_prefix("--") {
-            if !long.contains('=') && long_vals.contains(&long) {
-                i += 1;
-            }
-            continue;
-        }
-        if a.starts_with('-') && a.len() > 1 {
-            let body: Vec<char> = a[1..].chars().collect();
-            if let Some(pos) = body.iter().position(|c| short_vals.contains(*c))
-                && pos + 1 == body.len()
-            {
-                i += 1;
-            }
-            continue;
-        }
-        out.push(a.clone());
-    }
-    out
+/// The first `n` operand words of `cmd` (literal text, unknown parts as `\u{fffd}`), read
+/// by the program's grammar (`Command::opts`), so the values of options that take one
+/// (`-n prod`, `--namespace prod`) are not verbs.
+pub fn verb_words(cmd: &Command, n: usize) -> Vec<String> {
+    cmd.opts
+        .operand_words(cmd.args())
+        .iter()
+        .take(n)
+        .map(|w| w.text_with("\u{fffd}"))
+        .collect()
 }
 
-/// Is the literal option `f` (or `f=...`) among the arguments?
-pub fn has_opt(cmd: &Command, f: &str) -> bool {
-    cmd.arg_texts()
-        .iter()
-        .any(|a| a == f || a.starts_with(&format!("{f}=")))
+/// Was the long option `name` (`--name`, `--name=x`; `-name` for single-dash grammars such
+/// as terraform's) given?
+pub fn has_long(cmd: &Command, name: &str) -> bool {
+    cmd.opts.all().any(|o| o.long && o.name == name)
 }
 
 /// `--dry-run`, `--dry-run=client|server`, `--dryrun`: the command changes nothing.
 pub fn dry_run(cmd: &Command) -> bool {
-    cmd.arg_texts().iter().any(|a| {
-        a == "--dry-run"
-            || a == "--dryrun"
-            || a.strip_prefix("--dry-run=").is_some_and(|v| v != "none")
+    let args = cmd.args();
+    cmd.opts.all().any(|o| {
+        o.long
+            && (o.name == "dryrun"
+                || o.name == "dry-run"
+                    && crate::model::opts::value_word(args, o)
+                        .is_none_or(|v| v.lit().as_deref() != Some("none")))
     })
 }

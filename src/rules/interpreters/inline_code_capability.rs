@@ -4,7 +4,7 @@
 use crate::declare_rule;
 use crate::model::{Command, RedirectOp};
 use crate::rules::util::route;
-use crate::rules::{Cx, Finding, Rule, RuleMeta};
+use crate::rules::{Cx, Finding, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -56,10 +56,6 @@ declare_rule! {
 }
 
 impl Rule for InlineCodeCapability {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_script(&self, _cx: &Cx, out: &mut Vec<Finding>) {
         for cmd in &_cx.script.commands {
             let Some(inline) = &cmd.inline else { continue };

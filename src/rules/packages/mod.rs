@@ -7,10 +7,12 @@ pub mod url_package_install;
 
 use crate::model::Command;
 
-/// The non-option words of `cmd`'s arguments (literal text; unknown parts as `\u{fffd}`).
+/// The operands of `cmd` as its grammar reads them (literal text; unknown parts as
+/// `\u{fffd}`).
 pub fn operands(cmd: &Command) -> Vec<String> {
-    cmd.arg_texts()
-        .into_iter()
-        .filter(|a| !a.starts_with('-'))
+    cmd.opts
+        .operand_words(cmd.args())
+        .iter()
+        .map(|w| w.text_with("\u{fffd}"))
         .collect()
 }

@@ -4,7 +4,7 @@ use super::operands;
 use crate::declare_rule;
 use crate::model::Command;
 use crate::rules::util::route;
-use crate::rules::{Cx, Finding, Rule, RuleMeta};
+use crate::rules::{Cx, Finding, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -79,10 +79,6 @@ fn removes(cmd: &Command) -> Option<String> {
 }
 
 impl Rule for SystemPackageRemoval {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_command(&self, _cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
         if let Some(m) = removes(cmd) {
             out.push(Finding::on(&Self::META, cmd, format!("{m}{}", route(cmd))));

@@ -6,7 +6,7 @@ use crate::declare_rule;
 use crate::graph::FlowNode;
 use crate::model::Command;
 use crate::rules::util::route;
-use crate::rules::{Cx, Finding, Rule, RuleMeta};
+use crate::rules::{Cx, Finding, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -136,10 +136,6 @@ fn install_operands(cmd: &Command) -> Option<Vec<String>> {
 }
 
 impl Rule for UrlPackageInstall {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_command(&self, cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
         let Some(pkgs) = install_operands(cmd) else {
             return;

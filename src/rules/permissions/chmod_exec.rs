@@ -2,25 +2,8 @@
 
 use crate::declare_rule;
 use crate::model::paths;
-use crate::rules::util::{FlagSpec, parse, route};
-use crate::rules::{Cx, Finding, Rule, RuleMeta};
-
-const SPEC: FlagSpec = FlagSpec {
-    short_values: "",
-    longs: &[
-        "recursive",
-        "reference",
-        "changes",
-        "silent",
-        "quiet",
-        "verbose",
-        "no-preserve-root",
-        "preserve-root",
-        "help",
-        "version",
-    ],
-    long_values: &[],
-};
+use crate::rules::util::route;
+use crate::rules::{Cx, Finding, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -75,18 +58,14 @@ fn adds_exec(mode: &str) -> bool {
 }
 
 impl Rule for ChmodThenExecute {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_script(&self, cx: &Cx, out: &mut Vec<Finding>) {
         let cmds = &cx.script.commands;
         for (i, c) in cmds.iter().enumerate() {
             if !c.is("chmod") {
                 continue;
             }
-            let a = parse(c, &SPEC);
-            let Some((mode, targets)) = a.operands.split_first() else {
+            let operands = c.opts.operand_words(c.args());
+            let Some((mode, targets)) = operands.split_first() else {
                 continue;
             };
             if !mode.lit().is_some_and(|m| adds_exec(&m)) {

@@ -3,28 +3,8 @@
 use crate::declare_rule;
 use crate::model::Command;
 use crate::model::paths::Extent;
-use crate::rules::util::{FlagSpec, classify, parse, route};
-use crate::rules::{Cx, Finding, Rule, RuleMeta};
-
-const SPEC: FlagSpec = FlagSpec {
-    short_values: "",
-    longs: &[
-        "recursive",
-        "reference",
-        "changes",
-        "silent",
-        "quiet",
-        "verbose",
-        "no-preserve-root",
-        "preserve-root",
-        "dereference",
-        "no-dereference",
-        "from",
-        "help",
-        "version",
-    ],
-    long_values: &["from"],
-};
+use crate::rules::util::{classify, route};
+use crate::rules::{Cx, Finding, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -63,16 +43,13 @@ fn is_root_owner(spec: &str) -> bool {
 }
 
 impl Rule for ChownRoot {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_command(&self, cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
-        let a = parse(cmd, &SPEC);
+        let a = &cmd.opts;
+        let operands = a.operand_words(cmd.args());
         if !(a.short('R') || a.long("recursive")) || a.long("reference") {
             return;
         }
-        let Some((owner, targets)) = a.operands.split_first() else {
+        let Some((owner, targets)) = operands.split_first() else {
             return;
         };
         let Some(o) = owner.lit() else { return };

@@ -3,28 +3,8 @@
 use crate::declare_rule;
 use crate::model::Command;
 use crate::model::paths::Extent;
-use crate::rules::util::{FlagSpec, classify, describe, parse, route};
-use crate::rules::{Cx, Finding, Rule, RuleMeta};
-
-const SPEC: FlagSpec = FlagSpec {
-    short_values: "",
-    longs: &[
-        "recursive",
-        "reference",
-        "changes",
-        "silent",
-        "quiet",
-        "verbose",
-        "no-preserve-root",
-        "preserve-root",
-        "dereference",
-        "no-dereference",
-        "from",
-        "help",
-        "version",
-    ],
-    long_values: &["from"],
-};
+use crate::rules::util::{classify, describe, route};
+use crate::rules::{Cx, Finding, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -57,18 +37,15 @@ declare_rule! {
 }
 
 impl Rule for RecursivePermissionSystem {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_command(&self, cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
-        let a = parse(cmd, &SPEC);
+        let a = &cmd.opts;
+        let operands = a.operand_words(cmd.args());
         if !(a.short('R') || a.long("recursive")) {
             return;
         }
         // The first operand is the mode or owner (unless --reference is given).
         let skip = usize::from(!a.long("reference"));
-        for t in a.operands.iter().skip(skip) {
+        for t in operands.iter().skip(skip) {
             let class = classify(cmd, t, cx.ctx.home.as_deref());
             if matches!(class, Extent::Root | Extent::SystemDir(_)) {
                 let prog = cmd.name.as_deref().unwrap_or("chmod");

@@ -2,7 +2,7 @@
 
 use crate::declare_rule;
 use crate::model::Command;
-use crate::rules::{Cx, Finding, Rule, RuleMeta};
+use crate::rules::{Cx, Finding, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -33,36 +33,18 @@ declare_rule! {
     fail: ["echo pw | sudo -S apt update", "sudo --stdin true", "echo pw | sudo -kS -u root id", "sudo -S -v"],
 }
 
-fn uses_stdin(args: &[String]) -> bool {
-    for a in args {
-        if a == "--" {
-            return false;
-        }
-        if a == "--stdin" {
-            return true;
-        }
-        if a.starts_with('-') && !a.starts_with("--") && a[1..].contains('S') {
-            return true;
-        }
-    }
-    false
-}
-
 impl Rule for SudoStdinPassword {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_script(&self, cx: &Cx, out: &mut Vec<Finding>) {
         if cx.ctx.sudo_password_configured {
             return;
         }
         for cmd in &cx.script.commands {
-            let as_program = cmd.is("sudo") && uses_stdin(&cmd.arg_texts());
+            // sudo's grammar resolves abbreviations (`--std`) and bundles (`-kS`).
+            let as_program = cmd.is("sudo") && cmd.opts.flag('S', "stdin");
             let as_wrapper = cmd
                 .wrappers
                 .iter()
-                .any(|w| w.name == "sudo" && uses_stdin(&w.args));
+                .any(|w| w.name == "sudo" && w.opts.flag('S', "stdin"));
             if as_program || as_wrapper {
                 push(self, cmd, out);
             }

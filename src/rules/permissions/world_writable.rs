@@ -3,51 +3,8 @@
 use crate::declare_rule;
 use crate::model::Command;
 use crate::model::paths::Extent;
-use crate::rules::util::{FlagSpec, classify, parse, route};
-use crate::rules::{Cx, Finding, Rule, RuleMeta};
-
-const CHMOD_SPEC: FlagSpec = FlagSpec {
-    short_values: "",
-    longs: &[
-        "recursive",
-        "reference",
-        "changes",
-        "silent",
-        "quiet",
-        "verbose",
-        "no-preserve-root",
-        "preserve-root",
-        "help",
-        "version",
-    ],
-    long_values: &[],
-};
-
-const MODE_SPEC: FlagSpec = FlagSpec {
-    short_values: "mgoStTZ",
-    longs: &[
-        "mode",
-        "parents",
-        "verbose",
-        "context",
-        "owner",
-        "group",
-        "directory",
-        "target-directory",
-        "suffix",
-        "strip-program",
-        "help",
-        "version",
-    ],
-    long_values: &[
-        "mode",
-        "owner",
-        "group",
-        "target-directory",
-        "suffix",
-        "strip-program",
-    ],
-};
+use crate::rules::util::{classify, route};
+use crate::rules::{Cx, Finding, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -114,18 +71,15 @@ pub fn world_writable(mode: &str) -> bool {
 }
 
 impl Rule for WorldWritable {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_command(&self, cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
         let prog = cmd.name.as_deref().unwrap_or("chmod");
         if prog == "chmod" {
-            let a = parse(cmd, &CHMOD_SPEC);
+            let a = &cmd.opts;
+            let operands = a.operand_words(cmd.args());
             if a.long("reference") {
                 return;
             }
-            let Some((mode, targets)) = a.operands.split_first() else {
+            let Some((mode, targets)) = operands.split_first() else {
                 return;
             };
             let Some(m) = mode.lit() else { return };
@@ -166,17 +120,10 @@ impl Rule for WorldWritable {
             }
             out.push(f);
         } else {
-            let a = parse(cmd, &MODE_SPEC);
-            let Some(m) = a
-                .value("-m")
-                .or_else(|| a.value("--mode"))
+            let Some(m) = cmd
+                .opts
+                .value_of(cmd.args(), &["m", "mode"])
                 .and_then(|w| w.lit())
-                .or_else(|| {
-                    cmd.args()
-                        .iter()
-                        .filter_map(|w| w.lit())
-                        .find_map(|t| t.strip_prefix("--mode=").map(str::to_string))
-                })
             else {
                 return;
             };

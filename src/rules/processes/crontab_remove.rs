@@ -2,14 +2,8 @@
 
 use crate::declare_rule;
 use crate::model::Command;
-use crate::rules::util::{FlagSpec, parse, route};
-use crate::rules::{Cx, Finding, Rule, RuleMeta};
-
-const SPEC: FlagSpec = FlagSpec {
-    short_values: "unx",
-    longs: &[],
-    long_values: &[],
-};
+use crate::rules::util::route;
+use crate::rules::{Cx, Finding, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -42,13 +36,10 @@ declare_rule! {
 }
 
 impl Rule for CrontabRemove {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_command(&self, _cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
-        let a = parse(cmd, &SPEC);
-        if a.operands
+        let a = &cmd.opts;
+        let operands = a.operand_words(cmd.args());
+        if operands
             .iter()
             .any(|w| w.lit().is_some_and(|t| t == "/dev/null"))
         {
@@ -61,7 +52,7 @@ impl Rule for CrontabRemove {
         }
         if a.short('r') {
             let who = a
-                .value("-u")
+                .value_of(cmd.args(), &["u"])
                 .map(|w| format!(" of {}", w.text_with("…")))
                 .unwrap_or_default();
             out.push(Finding::on(

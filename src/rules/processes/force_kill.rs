@@ -3,7 +3,7 @@
 use crate::declare_rule;
 use crate::model::Command;
 use crate::rules::util::route;
-use crate::rules::{Cx, Finding, Rule, RuleMeta};
+use crate::rules::{Cx, Finding, Rule};
 
 use super::signals::{is_kill_signal, selector};
 
@@ -40,10 +40,6 @@ declare_rule! {
 }
 
 impl Rule for ForceKill {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_command(&self, _cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
         let prog = cmd.name.as_deref().unwrap_or("pkill");
         let texts = cmd.arg_texts();
@@ -55,7 +51,7 @@ impl Rule for ForceKill {
         }) {
             return;
         }
-        let s = selector(prog, cmd.args());
+        let s = selector(cmd);
         let kill = s.signal.as_deref().is_some_and(is_kill_signal);
         let names = s
             .patterns

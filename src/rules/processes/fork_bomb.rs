@@ -1,7 +1,7 @@
 //! SG1101: a function that pipes into or backgrounds a call to itself (a fork bomb).
 
 use crate::declare_rule;
-use crate::rules::{Cx, Finding, Rule, RuleMeta};
+use crate::rules::{Cx, Finding, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -37,10 +37,6 @@ declare_rule! {
 }
 
 impl Rule for ForkBomb {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_script(&self, cx: &Cx, out: &mut Vec<Finding>) {
         let mut reported = std::collections::BTreeSet::new();
         for c in &cx.script.commands {

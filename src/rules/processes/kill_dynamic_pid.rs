@@ -3,7 +3,7 @@
 use crate::declare_rule;
 use crate::model::Command;
 use crate::rules::util::route;
-use crate::rules::{Cx, Finding, Rule, RuleMeta};
+use crate::rules::{Cx, Finding, Rule};
 
 use super::signals::{is_kill_signal, kill_args};
 
@@ -40,10 +40,6 @@ declare_rule! {
 }
 
 impl Rule for KillDynamicPid {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_command(&self, _cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
         if cmd.is("fuser") {
             // `fuser -k` sends SIGKILL (unless another -SIGNAL is given) to every process
@@ -76,7 +72,7 @@ impl Rule for KillDynamicPid {
             }
             return;
         }
-        let (sig, pids) = kill_args(cmd.args());
+        let (sig, pids) = kill_args(cmd);
         if !sig.as_deref().is_some_and(is_kill_signal) {
             return;
         }

@@ -2,95 +2,8 @@
 
 use crate::declare_rule;
 use crate::model::Command;
-use crate::rules::util::{FlagSpec, parse, route};
-use crate::rules::{Cx, Finding, Rule, RuleMeta};
-
-const SYSTEMCTL: FlagSpec = FlagSpec {
-    short_values: "tpHMsnoP",
-    longs: &[
-        "type",
-        "state",
-        "property",
-        "all",
-        "reverse",
-        "after",
-        "before",
-        "with-dependencies",
-        "full",
-        "value",
-        "show-types",
-        "job-mode",
-        "fail",
-        "check-inhibitors",
-        "ignore-inhibitors",
-        "dry-run",
-        "quiet",
-        "wait",
-        "no-block",
-        "user",
-        "system",
-        "global",
-        "runtime",
-        "force",
-        "now",
-        "root",
-        "image",
-        "preset-mode",
-        "host",
-        "machine",
-        "signal",
-        "kill-whom",
-        "kill-value",
-        "what",
-        "message",
-        "lines",
-        "output",
-        "firmware-setup",
-        "boot-loader-menu",
-        "boot-loader-entry",
-        "reboot-argument",
-        "plain",
-        "no-legend",
-        "no-pager",
-        "no-wall",
-        "no-reload",
-        "no-ask-password",
-        "legend",
-        "timestamp",
-        "mkdir",
-        "marked",
-        "read-only",
-        "drop-in",
-        "when",
-        "help",
-        "version",
-    ],
-    long_values: &[
-        "type",
-        "state",
-        "property",
-        "job-mode",
-        "root",
-        "image",
-        "preset-mode",
-        "host",
-        "machine",
-        "signal",
-        "kill-whom",
-        "kill-value",
-        "what",
-        "message",
-        "lines",
-        "output",
-        "boot-loader-menu",
-        "boot-loader-entry",
-        "reboot-argument",
-        "timestamp",
-        "drop-in",
-        "when",
-        "check-inhibitors",
-    ],
-};
+use crate::rules::util::route;
+use crate::rules::{Cx, Finding, Rule};
 
 const VERBS: &[&str] = &[
     "stop",
@@ -140,10 +53,6 @@ declare_rule! {
 }
 
 impl Rule for ServiceStop {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_command(&self, _cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
         let (verb, units) = if cmd.is("service") || cmd.is("rc-service") {
             if cmd
@@ -197,8 +106,9 @@ impl Rule for ServiceStop {
                 _ => return,
             }
         } else {
-            let a = parse(cmd, &SYSTEMCTL);
-            let Some((verb, units)) = a.operands.split_first() else {
+            let a = &cmd.opts;
+            let operands = a.operand_words(cmd.args());
+            let Some((verb, units)) = operands.split_first() else {
                 return;
             };
             let Some(v) = verb.lit() else { return };

@@ -1,6 +1,7 @@
-//! Reading the signal and process selectors of `kill`, `pkill` and `killall`.
+//! The signal and process selectors of `kill`, `pkill` and `killall`, from their grammars
+//! in `model::opts::grammars` (which also read signals spelled as options, `-9`, `-KILL`).
 
-use crate::model::Word;
+use crate::model::{Command, Word};
 
 /// Is this signal name or number SIGKILL?
 pub fn is_kill_signal(sig: &str) -> bool {
@@ -9,38 +10,14 @@ pub fn is_kill_signal(sig: &str) -> bool {
     up == "9" || up == "KILL" || up == "SIGKILL"
 }
 
-/// `kill` arguments: the signal (as written) and the pid words.
-pub fn kill_args(words: &[Word]) -> (Option<String>, Vec<&Word>) {
-    let mut sig = None;
-    let mut pids = Vec::new();
-    let mut i = 0;
-    let mut opts_done = false;
-    while i < words.len() {
-        let w = &words[i];
-        i += 1;
-        let t = w.lit();
-        match t.as_deref() {
-            Some("--") if !opts_done => opts_done = true,
-            Some("-s" | "-n" | "--signal") if !opts_done => {
-                sig = words.get(i).map(|v| v.text_with("…"));
-                i += 1;
-            }
-            Some(o) if !opts_done && o.starts_with("--signal=") => {
-                sig = Some(o["--signal=".len()..].to_string())
-            }
-            Some(o)
-                if !opts_done
-                    && sig.is_none()
-                    && o.starts_with('-')
-                    && o.len() > 1
-                    && !o.starts_with("--") =>
-            {
-                sig = Some(o[1..].to_string());
-            }
-            _ => pids.push(w),
-        }
-    }
-    (sig, pids)
+/// `kill` arguments, read by its grammar (`Command::opts`): the signal (as written) and
+/// the pid words.
+pub fn kill_args(cmd: &Command) -> (Option<String>, Vec<&Word>) {
+    let args = cmd.args();
+    (
+        cmd.opts.signal(args, &["signal", "s", "n"]),
+        cmd.opts.operand_words(args),
+    )
 }
 
 /// `pkill`/`pgrep`/`killall` arguments: the signal (as written), whether the pattern is a
@@ -53,150 +30,61 @@ pub struct Selector<'a> {
     pub full: bool,
     /// `pkill -x`/`--exact`, `killall -e`/`--exact`.
     pub exact: bool,
-    /// Process-family selectors and their values: `-P`/`--parent`, `-g`/`--pgroup`,
-    /// `-s`/`--session` (pkill).
+    /// Process-family selectors and their values as written: `-P`/`--parent`,
+    /// `-g`/`--pgroup`, `-s`/`--session` (pkill).
     pub family: Vec<(char, String)>,
     pub patterns: Vec<&'a Word>,
 }
 
-pub fn selector<'a>(prog: &str, words: &'a [Word]) -> Selector<'a> {
-    // Short options that take a value.
-    let values: &str = if prog == "killall" {
-        "suoyYn"
+/// Read a `pkill`/`pgrep`/`killall` command with its grammar (`Command::opts`).
+pub fn selector(cmd: &Command) -> Selector<'_> {
+    let o = &cmd.opts;
+    let args = cmd.args();
+    let killall = cmd.is("killall");
+    // A signal given by `-s`/`--signal` rather than spelled as an option word (`-9`).
+    let via_s = o.own().iter().any(|x| match x.name.as_str() {
+        "signal" => args
+            .get(x.word)
+            .and_then(|w| w.lit())
+            .is_some_and(|t| t.starts_with("--")),
+        "s" => killall,
+        _ => false,
+    });
+    let names: &[&str] = if killall {
+        &["signal", "s"]
     } else {
-        "gGPstuUFd"
+        &["signal"]
     };
-    let mut s = Selector {
-        signal: None,
-        via_s: false,
-        regex: false,
-        full: false,
-        exact: false,
-        family: Vec::new(),
-        patterns: Vec::new(),
+    let family = if killall {
+        Vec::new()
+    } else {
+        o.own()
+            .iter()
+            .filter_map(|x| {
+                let c = match x.name.as_str() {
+                    "P" | "parent" => 'P',
+                    "g" | "pgroup" => 'g',
+                    "s" | "session" => 's',
+                    _ => return None,
+                };
+                let v = crate::model::opts::value_word(args, x)?;
+                Some((c, v.raw.clone()))
+            })
+            .collect()
     };
-    let mut i = 0;
-    let mut opts_done = false;
-    while i < words.len() {
-        let w = &words[i];
-        i += 1;
-        let Some(t) = w.lit() else {
-            s.patterns.push(w);
-            continue;
-        };
-        if opts_done || !t.starts_with('-') || t == "-" {
-            s.patterns.push(w);
-            continue;
-        }
-        if t == "--" {
-            opts_done = true;
-            continue;
-        }
-        if let Some(long) = t.strip_prefix("--") {
-            let (name, inline) = match long.split_once('=') {
-                Some((n, v)) => (n.to_string(), Some(v.to_string())),
-                None => (long.to_string(), None),
-            };
-            let takes = matches!(
-                name.as_str(),
-                "signal"
-                    | "group"
-                    | "pgroup"
-                    | "parent"
-                    | "session"
-                    | "terminal"
-                    | "euid"
-                    | "uid"
-                    | "pidfile"
-                    | "ns"
-                    | "nslist"
-                    | "user"
-                    | "context"
-                    | "older-than"
-                    | "younger-than"
-                    | "delimiter"
-                    | "runstates"
-            );
-            let raw = if takes && inline.is_none() {
-                words.get(i).map(|x| x.raw.clone())
-            } else {
-                inline.clone()
-            };
-            let val = if takes && inline.is_none() {
-                let v = words.get(i).map(|x| x.text_with("…"));
-                i += 1;
-                v
-            } else {
-                inline
-            };
-            match name.as_str() {
-                "signal" => {
-                    s.signal = val;
-                    s.via_s = true;
-                }
-                "regexp" => s.regex = true,
-                "full" => s.full = true,
-                "exact" => s.exact = true,
-                "parent" | "pgroup" | "session" if prog != "killall" => {
-                    let c = match name.as_str() {
-                        "parent" => 'P',
-                        "pgroup" => 'g',
-                        _ => 's',
-                    };
-                    s.family.push((c, raw.unwrap_or_default()));
-                }
-                _ => {}
-            }
-            continue;
-        }
-        let body = &t[1..];
-        // `-9`, `-KILL`, `-SIGKILL`, `-HUP`: a signal written as an option.
-        let first = body.chars().next().unwrap_or(' ');
-        if first.is_ascii_digit()
-            || (body.len() > 1
-                && body
-                    .chars()
-                    .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit()))
-        {
-            s.signal = Some(body.to_string());
-            continue;
-        }
-        for (pos, c) in body.char_indices() {
-            if c == 'r' && prog == "killall" {
-                s.regex = true;
-            }
-            if c == 'f' && prog != "killall" {
-                s.full = true;
-            }
-            if (c == 'x' && prog != "killall") || (c == 'e' && prog == "killall") {
-                s.exact = true;
-            }
-            if values.contains(c) {
-                let rest = &body[pos + c.len_utf8()..];
-                // The value as written: a family selector is judged by its spelling (`$PPID`).
-                let raw = if rest.is_empty() {
-                    words.get(i).map(|x| x.raw.clone())
-                } else {
-                    Some(rest.to_string())
-                };
-                let val = if rest.is_empty() {
-                    let v = words.get(i).map(|x| x.text_with("…"));
-                    i += 1;
-                    v
-                } else {
-                    Some(rest.to_string())
-                };
-                if c == 's' && prog == "killall" {
-                    s.signal = val;
-                    s.via_s = true;
-                } else if matches!(c, 'P' | 'g' | 's') && prog != "killall" {
-                    s.family.push((c, raw.unwrap_or_default()));
-                }
-                break;
-            }
-        }
+    Selector {
+        signal: o.signal(args, names),
+        via_s,
+        regex: o.long("regexp") || killall && o.short('r'),
+        full: !killall && o.flag('f', "full"),
+        exact: if killall {
+            o.flag('e', "exact")
+        } else {
+            o.flag('x', "exact")
+        },
+        family,
+        patterns: o.operand_words(args),
     }
-    s
 }
 
 #[cfg(test)]
@@ -220,7 +108,7 @@ mod tests {
         let sel = |src: &str| {
             let a = analyze(src, &ctx);
             a.script.commands.first().map(|c| {
-                let s = selector(c.name.as_deref().unwrap_or(""), c.args());
+                let s = selector(c);
                 (
                     s.signal,
                     s.via_s,

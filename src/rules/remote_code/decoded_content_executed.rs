@@ -2,12 +2,12 @@
 
 use petgraph::graph::NodeIndex;
 
-use super::{ancestors, code_paths, node_command};
+use super::{ancestors, code_paths, node_command, reached_from};
 use crate::declare_rule;
 use crate::graph::FlowNode;
 use crate::model::Command;
 use crate::rules::util::route;
-use crate::rules::{Cx, Finding, Rule, RuleMeta};
+use crate::rules::{Cx, Finding, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -103,20 +103,21 @@ fn key_for(cmd: &Command) -> &'static str {
     }
 }
 
-fn from_network(cx: &Cx, n: NodeIndex) -> bool {
-    ancestors(cx.flow, n)
-        .into_iter()
-        .any(|a| matches!(cx.flow.graph[a], FlowNode::Network { .. }))
-}
-
 impl Rule for DecodedContentExecuted {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_script(&self, cx: &Cx, out: &mut Vec<Finding>) {
+        // What a network node reaches (another rule's case), found once for all nodes; a
+        // network node itself asks for a network node other than itself.
+        let is_network = |a: NodeIndex| matches!(cx.flow.graph[a], FlowNode::Network { .. });
+        let reached = reached_from(cx.flow, &is_network);
+        let from_network = |n: NodeIndex| {
+            if is_network(n) {
+                ancestors(cx.flow, n).into_iter().any(is_network)
+            } else {
+                reached.contains(&n)
+            }
+        };
         let start = |n: NodeIndex| {
-            node_command(cx.flow, cx.script, n).is_some_and(obfuscating) && !from_network(cx, n)
+            node_command(cx.flow, cx.script, n).is_some_and(obfuscating) && !from_network(n)
         };
         for (id, path) in code_paths(cx, &start) {
             let Some(cmd) = cx.script.command(id) else {

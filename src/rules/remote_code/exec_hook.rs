@@ -5,7 +5,7 @@
 use crate::declare_rule;
 use crate::model::{Command, OriginKind, is_shell};
 use crate::rules::util::route;
-use crate::rules::{Cx, Finding, Rule, RuleMeta};
+use crate::rules::{Cx, Finding, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -562,10 +562,6 @@ fn hook(cmd: &Command) -> Option<(String, Option<&'static str>)> {
 }
 
 impl Rule for ExecHook {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_command(&self, _cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
         if let Some((msg, key)) = hook(cmd) {
             let mut f = Finding::on(&Self::META, cmd, format!("{msg}{}", route(cmd)));

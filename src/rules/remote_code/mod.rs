@@ -105,6 +105,23 @@ pub fn ancestors(flow: &Flow, target: NodeIndex) -> BTreeSet<NodeIndex> {
     seen
 }
 
+/// Nodes reachable by at least one edge from a node where `from` holds: the descendants of
+/// all of them, in one search (so asking it of every node stays linear, unlike
+/// [`ancestors`] per node).
+pub fn reached_from(flow: &Flow, from: &dyn Fn(NodeIndex) -> bool) -> BTreeSet<NodeIndex> {
+    let g = &flow.graph;
+    let mut seen = BTreeSet::new();
+    let mut q: VecDeque<NodeIndex> = g.node_indices().filter(|&n| from(n)).collect();
+    while let Some(n) = q.pop_front() {
+        for e in g.edges(n) {
+            if seen.insert(e.target()) {
+                q.push_back(e.target());
+            }
+        }
+    }
+    seen
+}
+
 /// The command behind a node, if it is a command node.
 pub fn node_command<'a>(flow: &Flow, script: &'a Script, n: NodeIndex) -> Option<&'a Command> {
     flow.node_cmd(n).and_then(|c| script.command(c))
@@ -120,6 +137,18 @@ pub fn code_paths(
     let flow = cx.flow;
     let script = cx.script;
     let mut best: BTreeMap<usize, FlowPath> = BTreeMap::new();
+    // A hit is a sink or the target of a written-then-executed edge. Most scripts have
+    // neither, and then no search can find anything: skipping the per-start searches keeps
+    // long pipelines of decoders linear.
+    let g = &flow.graph;
+    let can_hit = g
+        .node_indices()
+        .any(|n| matches!(g[n], FlowNode::Sink { .. }))
+        || g.edge_references()
+            .any(|e| *e.weight() == FlowEdge::WrittenThenExecuted);
+    if !can_hit {
+        return Vec::new();
+    }
     for start in flow.graph.node_indices().filter(|&n| from(n)) {
         let hit = |edge: FlowEdge, t: NodeIndex| -> bool {
             let Some(cmd) = node_command(flow, script, t) else {

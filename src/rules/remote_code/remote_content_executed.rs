@@ -6,7 +6,7 @@ use super::{code_paths, last_edge, node_command};
 use crate::declare_rule;
 use crate::graph::{FlowEdge, FlowNode};
 use crate::rules::util::route;
-use crate::rules::{Cx, Finding, Rule, RuleMeta};
+use crate::rules::{Cx, Finding, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -73,10 +73,6 @@ fn network_like(cx: &Cx, n: NodeIndex) -> bool {
 }
 
 impl Rule for RemoteContentExecuted {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_script(&self, cx: &Cx, out: &mut Vec<Finding>) {
         for (id, path) in code_paths(cx, &|n| network_like(cx, n)) {
             let Some(cmd) = cx.script.command(id) else {

@@ -6,7 +6,7 @@ use crate::declare_rule;
 use crate::graph::{FlowEdge, FlowNode};
 use crate::model::{Command, RedirectOp, is_shell};
 use crate::rules::util::route;
-use crate::rules::{Cx, Finding, Rule, RuleMeta};
+use crate::rules::{Cx, Finding, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -106,10 +106,6 @@ fn hands_over(cmd: &Command) -> Option<String> {
 }
 
 impl Rule for ReverseShell {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_script(&self, cx: &Cx, out: &mut Vec<Finding>) {
         let mut flagged = BTreeSet::new();
         for cmd in &cx.script.commands {

@@ -9,7 +9,7 @@ use crate::declare_rule;
 use crate::graph::FlowNode;
 use crate::model::{Command, SubstKind, Word, is_shell};
 use crate::rules::util::route;
-use crate::rules::{Cx, Finding, Rule, RuleMeta};
+use crate::rules::{Cx, Finding, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -106,10 +106,6 @@ fn has_process_subst(cx: &Cx, w: &Word) -> bool {
 }
 
 impl Rule for RuntimeCodeString {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_script(&self, cx: &Cx, out: &mut Vec<Finding>) {
         // Sinks already reported as running network or decoded content.
         let covered: BTreeSet<usize> = code_paths(cx, &|n: NodeIndex| {

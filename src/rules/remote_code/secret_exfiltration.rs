@@ -11,7 +11,7 @@ use crate::graph::{FlowEdge, FlowNode};
 use crate::model::paths::fix_tilde_path;
 use crate::model::{Command, Word};
 use crate::rules::util::{path_info, route, secret_word};
-use crate::rules::{Cx, Finding, Rule, RuleMeta};
+use crate::rules::{Cx, Finding, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -334,12 +334,33 @@ fn sends_stdin(cmd: &Command) -> bool {
 }
 
 impl Rule for SecretExfiltration {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_script(&self, cx: &Cx, out: &mut Vec<Finding>) {
+        // Only a network client can send anything: without one there is nothing to find,
+        // and the taint search below (a catalog lookup per argument) is the costliest part
+        // of a plain command's analysis.
+        if !cx.script.commands.iter().any(is_client) {
+            return;
+        }
         let g = &cx.flow.graph;
+        // `reads_secret` per command, computed once: the archive check below asks it of
+        // every earlier command for every upload.
+        let memo: std::cell::RefCell<std::collections::BTreeMap<usize, Option<String>>> =
+            Default::default();
+        let reads_secret = |cx: &Cx, c: &Command| -> Option<String> {
+            if let Some(v) = memo.borrow().get(&c.id) {
+                return v.clone();
+            }
+            let v = reads_secret(cx, c);
+            memo.borrow_mut().insert(c.id, v.clone());
+            v
+        };
+        // The first file node of each path, for "a file written earlier" lookups.
+        let mut file_nodes: std::collections::HashMap<&str, NodeIndex> = Default::default();
+        for n in g.node_indices() {
+            if let FlowNode::File { path } = &g[n] {
+                file_nodes.entry(path.as_str()).or_insert(n);
+            }
+        }
         // Taint: secret sources and everything their bytes reach.
         let mut what: std::collections::BTreeMap<NodeIndex, String> = Default::default();
         let mut q = VecDeque::new();
@@ -389,9 +410,7 @@ impl Rule for SecretExfiltration {
                 }
                 let p = crate::model::paths::resolve(&f, cmd.cwd.as_deref())
                     .unwrap_or_else(|| f.clone());
-                let written = g
-                    .node_indices()
-                    .find(|&n| matches!(&g[n], FlowNode::File { path } if *path == p));
+                let written = file_nodes.get(p.as_str()).copied();
                 if let Some(src) = written.and_then(|n| what.get(&n)) {
                     reason = Some(format!("uploads {f} (which holds {src})"));
                     break;

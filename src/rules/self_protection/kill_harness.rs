@@ -4,7 +4,7 @@ use crate::declare_rule;
 use crate::model::{CmdId, Command};
 use crate::rules::processes::signals::selector;
 use crate::rules::util::route;
-use crate::rules::{Cx, Finding, Rule, RuleMeta};
+use crate::rules::{Cx, Finding, Rule};
 
 use super::{harness_image, harness_matched, harness_named};
 
@@ -66,10 +66,6 @@ impl KillHarness {
 }
 
 impl Rule for KillHarness {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_command(&self, cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
         let prog = cmd.name.as_deref().unwrap_or("kill");
         if prog.starts_with("taskkill") {
@@ -86,7 +82,7 @@ impl Rule for KillHarness {
             }) {
                 return;
             }
-            let s = selector(prog, cmd.args());
+            let s = selector(cmd);
             let hit = s
                 .patterns
                 .iter()
@@ -146,7 +142,7 @@ impl Rule for KillHarness {
             return;
         }
         // `kill $PPID`, `kill 0`, `kill -- -$$`: the harness and its process group.
-        let (_, pids) = crate::rules::processes::signals::kill_args(cmd.args());
+        let (_, pids) = crate::rules::processes::signals::kill_args(cmd);
         if let Some(w) = pids.iter().find(|w| own_pid(cx, cmd, w)) {
             out.push(
                 Finding::on(

@@ -108,19 +108,21 @@ pub fn harness_named(ctx: &crate::Context, text: &str) -> Option<String> {
         .cloned()
 }
 
-/// The operands of a `hermes` command from its subcommand on, as text. Options before
-/// the subcommand are skipped; when the first operand directly follows an option it is
-/// taken as that option's value (`hermes -p work gateway stop`).
+/// The operands of a `hermes` command from its subcommand on, as text, read by its grammar
+/// (`Command::opts`). An option the grammar does not know takes no value, so when the first
+/// operand directly follows an option and a known subcommand comes next, the first operand
+/// was that option's value (`hermes --model x gateway stop`).
 pub fn hermes_operands(cmd: &Command) -> Vec<String> {
-    let words: Vec<String> = cmd.args().iter().map(|w: &Word| w.text_with("…")).collect();
-    let is_opt = |t: &String| t.starts_with('-') && t.len() > 1 && !t.contains('=');
-    let ops: Vec<(usize, &String)> = words
+    let args = cmd.args();
+    let o = &cmd.opts;
+    let ops: Vec<(usize, String)> = o
+        .operands
         .iter()
-        .enumerate()
-        .filter(|(_, t)| !t.starts_with('-'))
+        .filter_map(|&i| args.get(i).map(|w: &Word| (i, w.text_with("…"))))
         .collect();
+    let after_option = |i: usize| i > 0 && o.all().any(|x| x.word == i - 1 && x.value.is_none());
     let skip = match ops.first() {
-        Some((i, _)) if *i > 0 && words.get(i - 1).is_some_and(is_opt) => {
+        Some((i, _)) if after_option(*i) => {
             let next_is_sub = ops.get(1).is_some_and(|(_, t)| {
                 matches!(
                     t.as_str(),
@@ -131,5 +133,5 @@ pub fn hermes_operands(cmd: &Command) -> Vec<String> {
         }
         _ => 0,
     };
-    ops.into_iter().skip(skip).map(|(_, t)| t.clone()).collect()
+    ops.into_iter().skip(skip).map(|(_, t)| t).collect()
 }

@@ -2,11 +2,12 @@
 //! credential, startup, cron, env, Hermes or shellgate path.
 
 use crate::declare_rule;
+use crate::model::opts::value_word;
 use crate::model::paths::PathClass;
 use crate::model::{Command, Word};
 use crate::rules::util::protected_word;
-use crate::rules::util::{FlagSpec, parse, route};
-use crate::rules::{Cx, Finding, Rule, RuleMeta};
+use crate::rules::util::route;
+use crate::rules::{Cx, Finding, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -52,39 +53,6 @@ declare_rule! {
     ],
 }
 
-const CP_SPEC: FlagSpec = FlagSpec {
-    short_values: "tSmog",
-    longs: &[
-        "target-directory",
-        "suffix",
-        "backup",
-        "no-target-directory",
-        "recursive",
-        "force",
-        "archive",
-        "mode",
-        "owner",
-        "group",
-        "sparse",
-        "reflink",
-        "preserve",
-        "symbolic",
-        "verbose",
-        "interactive",
-        "update",
-        "context",
-        "strip-program",
-    ],
-    long_values: &[
-        "target-directory",
-        "suffix",
-        "mode",
-        "owner",
-        "group",
-        "strip-program",
-    ],
-};
-
 fn key(s: PathClass, path: &str) -> &'static str {
     match s {
         PathClass::ProjectEnv => "overwrite project env/config file",
@@ -103,163 +71,88 @@ fn key(s: PathClass, path: &str) -> &'static str {
     }
 }
 
-fn destinations<'a>(cx: &Cx, cmd: &'a Command) -> Vec<(&'a Word, Option<String>)> {
+/// The words a file-placing command writes to (for an option's attached value, a word
+/// holding just the value).
+fn destinations(cmd: &Command) -> Vec<Word> {
     let name = cmd.name.as_deref().unwrap_or("");
-    let _ = cx;
+    let args = cmd.args();
+    let o = &cmd.opts;
+    let operands = o.operand_words(args);
     match name {
         "cp" | "mv" | "install" | "ln" => {
-            let a = parse(cmd, &CP_SPEC);
-            if let Some(t) = a
-                .values
-                .iter()
-                .find(|(o, _)| o == "-t" || o == "--target-directory")
-                .map(|(_, w)| *w)
-            {
-                return vec![(t, None)];
+            if let Some(t) = o.value_of(args, &["t", "target-directory"]) {
+                return vec![t];
             }
-            if let Some(w) = cmd.args().iter().find(|w| {
-                w.lit()
-                    .is_some_and(|t| t.starts_with("--target-directory="))
-            }) {
-                let dir = w
-                    .lit()
-                    .unwrap_or_default()
-                    .trim_start_matches("--target-directory=")
-                    .to_string();
-                return vec![(w, Some(dir))];
-            }
-            if name == "install" && a.short('d') {
+            if name == "install" && o.short('d') {
                 return Vec::new();
             }
-            let min = if name == "ln" { 1 } else { 2 };
-            if a.operands.len() < min {
+            if operands.len() < 2 {
                 return Vec::new();
             }
-            if name == "ln" && a.operands.len() == 1 {
-                return Vec::new();
-            }
-            a.operands
+            operands
                 .last()
-                .map(|w| vec![(*w, None)])
+                .map(|w| vec![(*w).clone()])
                 .unwrap_or_default()
         }
-        "rsync" | "scp" => {
-            let ops: Vec<&Word> = cmd
-                .args()
-                .iter()
-                .filter(|w| !w.lit().is_some_and(|t| t.starts_with('-')))
-                .collect();
-            match ops.last() {
-                Some(w)
-                    if ops.len() >= 2
-                        && !w
-                            .text_with("?")
-                            .split('/')
-                            .next()
-                            .unwrap_or("")
-                            .contains(':') =>
-                {
-                    vec![(*w, None)]
-                }
-                _ => Vec::new(),
+        "rsync" | "scp" => match operands.last() {
+            Some(w)
+                if operands.len() >= 2
+                    && !w
+                        .text_with("?")
+                        .split('/')
+                        .next()
+                        .unwrap_or("")
+                        .contains(':') =>
+            {
+                vec![(*w).clone()]
             }
-        }
-        "dd" => cmd
-            .args()
+            _ => Vec::new(),
+        },
+        // `dd` takes `key=value` operands, not options.
+        "dd" => args
             .iter()
             .filter_map(|w| {
                 w.lit()
-                    .and_then(|t| t.strip_prefix("of=").map(|p| (w, Some(p.to_string()))))
+                    .and_then(|t| t.strip_prefix("of=").map(|p| Word::literal(p, w.span)))
             })
             .collect(),
-        "truncate" => {
-            let spec = FlagSpec {
-                short_values: "sr",
-                longs: &["size", "reference", "no-create", "io-blocks"],
-                long_values: &["size", "reference"],
-            };
-            parse(cmd, &spec)
-                .operands
-                .into_iter()
-                .map(|w| (w, None))
-                .collect()
-        }
+        "truncate" => operands.into_iter().cloned().collect(),
         "ssh-keygen" => {
-            let args = cmd.args();
-            let texts = cmd.arg_texts();
-            let reads_only = texts.iter().any(|a| {
-                matches!(
-                    a.as_str(),
-                    "-l" | "-y" | "-F" | "-B" | "-L" | "-Q" | "-D" | "-lf" | "-yf"
-                )
-            });
-            if reads_only {
+            if "lyFBLQD".chars().any(|c| o.short(c)) {
                 return Vec::new();
             }
-            let file = texts
-                .iter()
-                .position(|a| a == "-f")
-                .and_then(|i| args.get(i + 1));
-            if let Some(f) = file {
-                return vec![(f, None)];
+            if let Some(f) = o.value_of(args, &["f"]) {
+                return vec![f];
             }
             // `ssh-keygen -R host` rewrites known_hosts.
-            if texts.iter().any(|a| a == "-R") {
-                return vec![(&cmd.argv[0], Some("~/.ssh/known_hosts".to_string()))];
+            if o.short('R') {
+                return vec![Word::literal("~/.ssh/known_hosts", cmd.span)];
             }
             Vec::new()
         }
-        "curl" | "wget" => {
-            let mut out = Vec::new();
-            let args = cmd.args();
-            for (i, w) in args.iter().enumerate() {
-                let t = w.lit().unwrap_or_default();
-                let takes = if name == "curl" {
-                    t == "-o" || t == "--output"
-                } else {
-                    t == "-O" || t == "--output-document"
-                };
-                if takes {
-                    if let Some(v) = args.get(i + 1) {
-                        out.push((v, None));
-                    }
-                } else if let Some(v) = t
-                    .strip_prefix("--output=")
-                    .or_else(|| t.strip_prefix("--output-document="))
-                {
-                    out.push((w, Some(v.to_string())));
-                }
-            }
-            out
-        }
+        "curl" => o
+            .named(&["o", "output"])
+            .filter_map(|x| value_word(args, x))
+            .collect(),
+        "wget" => o
+            .named(&["O", "output-document"])
+            .filter_map(|x| value_word(args, x))
+            .collect(),
         _ => Vec::new(),
     }
 }
 
 impl Rule for CopyIntoSensitive {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_command(&self, cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
         if cmd.is("crontab") {
-            // `crontab FILE` / `crontab -` replaces the user's crontab.
-            let args = cmd.arg_texts();
-            let listing = args
+            // `crontab FILE` / `crontab -` replaces the user's crontab; `crontab /dev/null`
+            // empties it, a removal judged with `crontab -r`.
+            let o = &cmd.opts;
+            let listing = "lre".chars().any(|c| o.short(c));
+            let installs = o
+                .operand_words(cmd.args())
                 .iter()
-                .any(|a| a.starts_with('-') && a.len() > 1 && a[1..].contains(['l', 'r', 'e']));
-            let mut skip = false;
-            let mut installs = false;
-            for a in &args {
-                if skip {
-                    skip = false;
-                } else if a == "-u" {
-                    skip = true;
-                } else if a == "-" || (!a.starts_with('-') && a != "/dev/null") {
-                    // `crontab /dev/null` empties it: a removal, judged with `crontab -r`.
-                    installs = true;
-                }
-            }
+                .any(|w| w.lit().as_deref() != Some("/dev/null"));
             if installs && !listing {
                 let mut f = Finding::on(
                     &Self::META,
@@ -273,22 +166,16 @@ impl Rule for CopyIntoSensitive {
         }
         if cmd.is("mv") {
             // Moving a sensitive file away removes it from where it is needed.
-            let a = parse(cmd, &CP_SPEC);
-            let n = a.operands.len();
-            let has_target_opt = a
-                .values
-                .iter()
-                .any(|(o, _)| o == "-t" || o == "--target-directory")
-                || cmd.args().iter().any(|w| {
-                    w.lit()
-                        .is_some_and(|t| t.starts_with("--target-directory="))
-                });
+            let a = &cmd.opts;
+            let operands = a.operand_words(cmd.args());
+            let n = operands.len();
+            let has_target_opt = a.named(&["t", "target-directory"]).next().is_some();
             let sources = if has_target_opt {
                 n
             } else {
                 n.saturating_sub(1)
             };
-            for w in a.operands.iter().take(sources) {
+            for w in operands.iter().take(sources) {
                 if let Some((s, p)) = protected_word(cx, cmd, w) {
                     let mut f = Finding::on(
                         &Self::META,
@@ -301,19 +188,8 @@ impl Rule for CopyIntoSensitive {
                 }
             }
         }
-        for (w, inline) in destinations(cx, cmd) {
-            let word = match inline {
-                Some(t) => {
-                    let mut x = w.clone();
-                    x.pieces = vec![crate::model::Piece::Lit {
-                        text: t,
-                        quoted: true,
-                    }];
-                    x
-                }
-                None => w.clone(),
-            };
-            if let Some((s, p)) = protected_word(cx, cmd, &word) {
+        for w in destinations(cmd) {
+            if let Some((s, p)) = protected_word(cx, cmd, &w) {
                 let name = cmd.name.clone().unwrap_or_default();
                 let mut f = Finding::on(
                     &Self::META,

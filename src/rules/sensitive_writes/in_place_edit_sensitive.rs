@@ -5,7 +5,7 @@ use crate::model::paths::PathClass;
 use crate::model::{Command, Word};
 use crate::rules::util::protected_word;
 use crate::rules::util::route;
-use crate::rules::{Cx, Finding, Rule, RuleMeta};
+use crate::rules::{Cx, Finding, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -171,10 +171,6 @@ fn key(s: PathClass, long: bool, interp: bool) -> &'static str {
 }
 
 impl Rule for InPlaceEditSensitive {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_command(&self, cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
         let interp = cmd.is("perl") || cmd.is("ruby");
         let (inplace, long, files) = if interp {

@@ -6,7 +6,7 @@ use crate::model::paths::PathClass;
 use crate::model::{Command, RedirectOp};
 use crate::rules::util::protected_word;
 use crate::rules::util::route;
-use crate::rules::{Cx, Finding, Rule, RuleMeta};
+use crate::rules::{Cx, Finding, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -69,24 +69,12 @@ fn key(s: PathClass, tee: bool, path: &str) -> &'static str {
     }
 }
 
+/// The files `tee`/`sponge` write: their operands, read by their grammar.
 fn tee_targets(cmd: &Command) -> Vec<&crate::model::Word> {
-    let mut out = Vec::new();
-    let mut only = false;
-    for w in cmd.args() {
-        match w.lit() {
-            Some(t) if !only && t == "--" => only = true,
-            Some(t) if !only && t.starts_with('-') && t.len() > 1 => {}
-            _ => out.push(w),
-        }
-    }
-    out
+    cmd.opts.operand_words(cmd.args())
 }
 
 impl Rule for OverwriteSensitive {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_script(&self, cx: &Cx, out: &mut Vec<Finding>) {
         for cmd in &cx.script.commands {
             for r in &cmd.redirects {

@@ -4,7 +4,7 @@ use crate::declare_rule;
 use crate::model::sql::{SqlDialect, SqlHazardKind, scan_sql_as};
 use crate::model::{Command, Word};
 use crate::rules::util::route;
-use crate::rules::{Cx, Finding, Rule, RuleMeta};
+use crate::rules::{Cx, Finding, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -113,10 +113,6 @@ fn dialect(name: &str) -> SqlDialect {
 }
 
 impl Rule for DestructiveSql {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_command(&self, _cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
         let name = cmd.name.as_deref().unwrap_or("");
         if name == "cockroach" && cmd.args().first().and_then(lit).as_deref() != Some("sql") {

@@ -3,7 +3,7 @@
 use crate::declare_rule;
 use crate::model::Command;
 use crate::rules::util::route;
-use crate::rules::{Cx, Finding, Rule, RuleMeta};
+use crate::rules::{Cx, Finding, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -37,11 +37,15 @@ declare_rule! {
     fail: ["shutdown -h now", "sudo reboot", "halt", "poweroff", "init 0", "telinit 6", "systemctl reboot", "systemctl --no-wall poweroff", "sh -c 'sleep 1; reboot'"],
 }
 
-impl Rule for PowerState {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
+/// The first operand of `cmd`, read by its grammar.
+fn first_operand(cmd: &Command) -> Option<String> {
+    cmd.opts
+        .operand_words(cmd.args())
+        .first()
+        .map(|w| w.text_with("\u{fffd}"))
+}
 
+impl Rule for PowerState {
     fn check_command(&self, _cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
         let args = cmd.arg_texts();
         let name = cmd.name.as_deref().unwrap_or("");
@@ -76,7 +80,8 @@ impl Rule for PowerState {
                 "system shutdown/reboot",
             ),
             "init" | "telinit" => {
-                let Some(level) = args.iter().find(|a| !a.starts_with('-')) else {
+                let first = first_operand(cmd);
+                let Some(level) = first.as_ref() else {
                     return;
                 };
                 if !matches!(level.as_str(), "0" | "6") {
@@ -99,8 +104,9 @@ impl Rule for PowerState {
                 )
             }
             "systemctl" | "loginctl" => {
-                let verb = args.iter().find(|a| !a.starts_with('-'));
-                match verb.map(String::as_str) {
+                // The grammar reads `-H host`/`-M machine` values, so they are not verbs.
+                let verb = first_operand(cmd);
+                match verb.as_deref() {
                     Some(v @ ("poweroff" | "reboot" | "halt" | "kexec" | "soft-reboot")) => (
                         format!("{name} {v} stops the machine"),
                         "systemctl poweroff/reboot",

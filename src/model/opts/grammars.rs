@@ -1,0 +1,1619 @@
+//! The grammar table: one [`Grammar`] per program (or program family), taken from each
+//! program's manual. Adding a program is one entry in [`PROGRAMS`]; adding an option is one
+//! line in its grammar. See `docs/ARCHITECTURE.md` ("Options: one grammar").
+
+use super::{Grammar, Long, Signals, Sub, flag, optional, value};
+
+/// A program with no entry: GNU-style, no option known to take a value.
+pub static GENERIC: Grammar = Grammar::GNU;
+
+/// POSIX-style: options end at the first operand, no option known to take a value.
+pub static POSIX: Grammar = Grammar {
+    stop_at_operand: true,
+    ..Grammar::GNU
+};
+
+// --- files -------------------------------------------------------------------------------
+
+pub static RM: Grammar = Grammar {
+    longs: &[
+        flag("force"),
+        optional("interactive"),
+        flag("one-file-system"),
+        flag("no-preserve-root"),
+        optional("preserve-root"),
+        flag("recursive"),
+        flag("dir"),
+        flag("verbose"),
+        flag("help"),
+        flag("version"),
+    ],
+    ..Grammar::GNU
+};
+
+/// `cp`, `mv`, `install`, `ln` (GNU coreutils).
+pub static CP: Grammar = Grammar {
+    short_values: "tSmogZ",
+    longs: &[
+        value("target-directory"),
+        value("suffix"),
+        optional("backup"),
+        flag("no-target-directory"),
+        flag("recursive"),
+        flag("force"),
+        flag("archive"),
+        value("mode"),
+        value("owner"),
+        value("group"),
+        optional("sparse"),
+        optional("reflink"),
+        optional("preserve"),
+        flag("symbolic"),
+        flag("verbose"),
+        flag("interactive"),
+        optional("update"),
+        optional("context"),
+        value("strip-program"),
+        flag("directory"),
+        flag("parents"),
+        flag("help"),
+        flag("version"),
+    ],
+    ..Grammar::GNU
+};
+
+/// `chmod`.
+pub static CHMOD: Grammar = Grammar {
+    longs: &[
+        flag("recursive"),
+        value("reference"),
+        flag("changes"),
+        flag("silent"),
+        flag("quiet"),
+        flag("verbose"),
+        flag("no-preserve-root"),
+        flag("preserve-root"),
+        flag("help"),
+        flag("version"),
+    ],
+    ..Grammar::GNU
+};
+
+/// `chown`, `chgrp`.
+pub static CHOWN: Grammar = Grammar {
+    longs: &[
+        flag("recursive"),
+        value("reference"),
+        flag("changes"),
+        flag("silent"),
+        flag("quiet"),
+        flag("verbose"),
+        flag("no-preserve-root"),
+        flag("preserve-root"),
+        flag("dereference"),
+        flag("no-dereference"),
+        value("from"),
+        flag("help"),
+        flag("version"),
+    ],
+    ..Grammar::GNU
+};
+
+/// `mkdir` (its `-m MODE`).
+pub static MKDIR: Grammar = Grammar {
+    short_values: "mZ",
+    longs: &[
+        value("mode"),
+        flag("parents"),
+        flag("verbose"),
+        optional("context"),
+        flag("help"),
+        flag("version"),
+    ],
+    ..Grammar::GNU
+};
+
+pub static SHRED: Grammar = Grammar {
+    short_values: "ns",
+    longs: &[
+        flag("force"),
+        value("iterations"),
+        value("random-source"),
+        value("size"),
+        optional("remove"),
+        flag("verbose"),
+        flag("exact"),
+        flag("zero"),
+        flag("help"),
+        flag("version"),
+    ],
+    ..Grammar::GNU
+};
+
+pub static TRUNCATE: Grammar = Grammar {
+    short_values: "sr",
+    longs: &[
+        value("size"),
+        value("reference"),
+        flag("no-create"),
+        flag("io-blocks"),
+        flag("help"),
+        flag("version"),
+    ],
+    ..Grammar::GNU
+};
+
+pub static TEE: Grammar = Grammar {
+    longs: &[
+        flag("append"),
+        flag("ignore-interrupts"),
+        optional("output-error"),
+        flag("help"),
+        flag("version"),
+    ],
+    ..Grammar::GNU
+};
+
+/// `find`'s options before its paths (`-H -L -P -D debugopts -Olevel`); its expression is
+/// read by the model's `find -exec` lowering, not by this grammar.
+pub static FIND: Grammar = Grammar {
+    short_values: "D",
+    short_optional: "O",
+    stop_at_operand: true,
+    ..Grammar::GNU
+};
+
+// --- network and copies -----------------------------------------------------------------
+
+/// `curl` (long names exact: curl does not resolve abbreviations).
+pub static CURL: Grammar = Grammar {
+    short_values: "AbcCdDeEFHKmoOQrTuUwxXyYz",
+    longs: &[
+        value("data"),
+        value("data-binary"),
+        value("data-raw"),
+        value("data-ascii"),
+        value("data-urlencode"),
+        value("json"),
+        value("form"),
+        value("form-string"),
+        value("upload-file"),
+        value("output"),
+        value("output-dir"),
+        value("header"),
+        value("request"),
+        value("user"),
+        value("user-agent"),
+        value("referer"),
+        value("cookie"),
+        value("cookie-jar"),
+        value("config"),
+        value("proxy"),
+        value("cert"),
+        value("key"),
+        value("cacert"),
+        value("max-time"),
+        value("connect-timeout"),
+        value("retry"),
+        value("write-out"),
+        value("dump-header"),
+        value("range"),
+        value("url"),
+        value("resolve"),
+        value("connect-to"),
+        value("interface"),
+        value("variable"),
+        value("expand-data"),
+        flag("remote-name"),
+        flag("location"),
+        flag("silent"),
+        flag("show-error"),
+        flag("fail"),
+        flag("insecure"),
+        flag("verbose"),
+        flag("include"),
+        flag("head"),
+        flag("compressed"),
+        flag("get"),
+        flag("help"),
+        flag("version"),
+    ],
+    abbreviate: false,
+    ..Grammar::GNU
+};
+
+/// `wget` (only the options shellgate reads are listed, so no abbreviation is resolved).
+pub static WGET: Grammar = Grammar {
+    short_values: "OoaPeUtTwiYlQADRIXB",
+    longs: &[
+        value("output-document"),
+        value("output-file"),
+        value("append-output"),
+        value("directory-prefix"),
+        value("post-file"),
+        value("post-data"),
+        value("body-file"),
+        value("body-data"),
+        value("method"),
+        value("header"),
+        value("user-agent"),
+        value("user"),
+        value("password"),
+        value("tries"),
+        value("timeout"),
+        value("input-file"),
+        value("execute"),
+        flag("quiet"),
+        flag("verbose"),
+        flag("continue"),
+        flag("help"),
+        flag("version"),
+    ],
+    abbreviate: false,
+    ..Grammar::GNU
+};
+
+/// `rsync` (popt: long names exact).
+pub static RSYNC: Grammar = Grammar {
+    short_values: "eBfMT@",
+    longs: &[
+        value("rsh"),
+        value("rsync-path"),
+        value("filter"),
+        value("exclude"),
+        value("include"),
+        value("exclude-from"),
+        value("include-from"),
+        value("files-from"),
+        value("password-file"),
+        value("log-file"),
+        value("log-file-format"),
+        value("temp-dir"),
+        value("partial-dir"),
+        value("compare-dest"),
+        value("copy-dest"),
+        value("link-dest"),
+        value("backup-dir"),
+        value("suffix"),
+        value("chmod"),
+        value("chown"),
+        value("usermap"),
+        value("groupmap"),
+        value("timeout"),
+        value("contimeout"),
+        value("port"),
+        value("bwlimit"),
+        value("max-delete"),
+        value("max-size"),
+        value("min-size"),
+        value("block-size"),
+        value("out-format"),
+        value("compress-level"),
+        value("compress-choice"),
+        value("checksum-choice"),
+        value("skip-compress"),
+        value("iconv"),
+        value("sockopts"),
+        value("remote-option"),
+        value("write-batch"),
+        value("only-write-batch"),
+        value("read-batch"),
+        value("protocol"),
+        value("modify-window"),
+        value("address"),
+        value("info"),
+        value("debug"),
+        value("stop-after"),
+        value("stop-at"),
+        value("outbuf"),
+    ],
+    abbreviate: false,
+    ..Grammar::GNU
+};
+
+/// `scp` (OpenSSH getopt).
+pub static SCP: Grammar = Grammar {
+    short_values: "FiJloPSXDc",
+    abbreviate: false,
+    ..Grammar::GNU
+};
+
+/// `ssh-keygen` (OpenSSH getopt).
+pub static SSH_KEYGEN: Grammar = Grammar {
+    short_values: "CDEFIJKMNOPRSabefgjmnrstwz",
+    abbreviate: false,
+    ..Grammar::GNU
+};
+
+// --- processes ---------------------------------------------------------------------------
+
+pub static SYSTEMCTL: Grammar = Grammar {
+    short_values: "tpHMsnoP",
+    longs: &[
+        value("type"),
+        value("state"),
+        value("property"),
+        flag("all"),
+        flag("reverse"),
+        flag("after"),
+        flag("before"),
+        flag("with-dependencies"),
+        flag("full"),
+        flag("value"),
+        flag("show-types"),
+        value("job-mode"),
+        flag("fail"),
+        value("check-inhibitors"),
+        flag("ignore-inhibitors"),
+        flag("dry-run"),
+        flag("quiet"),
+        flag("wait"),
+        flag("no-block"),
+        flag("user"),
+        flag("system"),
+        flag("global"),
+        flag("runtime"),
+        flag("force"),
+        flag("now"),
+        value("root"),
+        value("image"),
+        value("preset-mode"),
+        value("host"),
+        value("machine"),
+        value("signal"),
+        value("kill-whom"),
+        value("kill-value"),
+        value("what"),
+        value("message"),
+        value("lines"),
+        value("output"),
+        flag("firmware-setup"),
+        value("boot-loader-menu"),
+        value("boot-loader-entry"),
+        value("reboot-argument"),
+        flag("plain"),
+        flag("no-legend"),
+        flag("no-pager"),
+        flag("no-wall"),
+        flag("no-reload"),
+        flag("no-ask-password"),
+        flag("legend"),
+        value("timestamp"),
+        flag("mkdir"),
+        flag("marked"),
+        flag("read-only"),
+        value("drop-in"),
+        value("when"),
+        flag("help"),
+        flag("version"),
+    ],
+    ..Grammar::GNU
+};
+
+/// `kill` (util-linux/procps and the bash builtin): `-s SIG`, `-n NUM`, `-SIG`, `-l`.
+pub static KILL: Grammar = Grammar {
+    short_values: "snq",
+    longs: &[
+        value("signal"),
+        value("queue"),
+        optional("list"),
+        flag("table"),
+        flag("pid"),
+        flag("all"),
+        flag("verbose"),
+        value("timeout"),
+        flag("help"),
+        flag("version"),
+    ],
+    signals: Signals::FirstWord,
+    ..Grammar::GNU
+};
+
+/// `pkill`, `pgrep` (procps).
+pub static PKILL: Grammar = Grammar {
+    short_values: "gGPstuUFdA",
+    longs: &[
+        value("signal"),
+        value("group"),
+        value("pgroup"),
+        value("parent"),
+        value("session"),
+        value("terminal"),
+        value("euid"),
+        value("uid"),
+        value("pidfile"),
+        value("ns"),
+        value("nslist"),
+        value("older"),
+        value("delimiter"),
+        value("runstates"),
+        value("cgroup"),
+        flag("full"),
+        flag("newest"),
+        flag("oldest"),
+        flag("exact"),
+        flag("inverse"),
+        flag("count"),
+        flag("echo"),
+        flag("list-name"),
+        flag("list-full"),
+        flag("lightweight"),
+        flag("ignore-case"),
+        flag("logpidfile"),
+        flag("require-handler"),
+        flag("ignore-ancestors"),
+        flag("help"),
+        flag("version"),
+    ],
+    signals: Signals::Spelled,
+    ..Grammar::GNU
+};
+
+/// `killall` (psmisc).
+pub static KILLALL: Grammar = Grammar {
+    short_values: "suoynZ",
+    longs: &[
+        value("signal"),
+        value("user"),
+        value("older-than"),
+        value("younger-than"),
+        value("ns"),
+        value("context"),
+        flag("regexp"),
+        flag("exact"),
+        flag("ignore-case"),
+        flag("interactive"),
+        flag("process-group"),
+        flag("quiet"),
+        flag("verbose"),
+        flag("wait"),
+        flag("list"),
+        flag("help"),
+        flag("version"),
+    ],
+    signals: Signals::Spelled,
+    ..Grammar::GNU
+};
+
+/// `init`, `telinit` (sysvinit: `-t SECONDS`, `-e VAR=VALUE` before the runlevel).
+pub static TELINIT: Grammar = Grammar {
+    short_values: "te",
+    ..Grammar::GNU
+};
+
+pub static CRONTAB: Grammar = Grammar {
+    short_values: "unx",
+    ..Grammar::GNU
+};
+
+// --- git ---------------------------------------------------------------------------------
+
+static GIT_PUSH: Grammar = Grammar {
+    short_values: "o",
+    longs: &[
+        flag("all"),
+        flag("branches"),
+        flag("mirror"),
+        flag("delete"),
+        flag("tags"),
+        flag("dry-run"),
+        flag("porcelain"),
+        flag("force"),
+        optional("force-with-lease"),
+        flag("no-force-with-lease"),
+        flag("force-if-includes"),
+        flag("no-force-if-includes"),
+        value("repo"),
+        flag("set-upstream"),
+        flag("thin"),
+        flag("no-thin"),
+        value("receive-pack"),
+        value("exec"),
+        flag("quiet"),
+        flag("verbose"),
+        flag("progress"),
+        flag("no-progress"),
+        flag("prune"),
+        flag("no-verify"),
+        flag("verify"),
+        flag("follow-tags"),
+        flag("no-follow-tags"),
+        optional("signed"),
+        flag("no-signed"),
+        flag("atomic"),
+        flag("no-atomic"),
+        value("push-option"),
+        optional("recurse-submodules"),
+        flag("no-recurse-submodules"),
+        flag("ipv4"),
+        flag("ipv6"),
+        flag("help"),
+    ],
+    ..Grammar::GNU
+};
+
+static GIT_CLEAN: Grammar = Grammar {
+    short_values: "e",
+    longs: &[
+        flag("dry-run"),
+        flag("force"),
+        flag("interactive"),
+        flag("quiet"),
+        value("exclude"),
+        flag("help"),
+    ],
+    ..Grammar::GNU
+};
+
+static GIT_BRANCH: Grammar = Grammar {
+    short_values: "u",
+    longs: &[
+        flag("delete"),
+        flag("force"),
+        flag("create-reflog"),
+        flag("move"),
+        flag("copy"),
+        flag("list"),
+        value("set-upstream-to"),
+        flag("unset-upstream"),
+        optional("contains"),
+        optional("no-contains"),
+        optional("merged"),
+        optional("no-merged"),
+        value("sort"),
+        value("points-at"),
+        value("format"),
+        optional("color"),
+        flag("no-color"),
+        optional("column"),
+        flag("no-column"),
+        optional("track"),
+        flag("no-track"),
+        flag("edit-description"),
+        flag("show-current"),
+        flag("verbose"),
+        flag("quiet"),
+        optional("abbrev"),
+        flag("no-abbrev"),
+        flag("ignore-case"),
+        flag("omit-empty"),
+        flag("remotes"),
+        flag("all"),
+        flag("recurse-submodules"),
+        flag("help"),
+    ],
+    ..Grammar::GNU
+};
+
+static GIT_CHECKOUT: Grammar = Grammar {
+    short_values: "bBU",
+    longs: &[
+        flag("quiet"),
+        flag("progress"),
+        flag("no-progress"),
+        flag("force"),
+        flag("ours"),
+        flag("theirs"),
+        optional("track"),
+        flag("no-track"),
+        flag("guess"),
+        flag("no-guess"),
+        flag("detach"),
+        value("orphan"),
+        flag("ignore-skip-worktree-bits"),
+        flag("merge"),
+        value("conflict"),
+        flag("patch"),
+        flag("ignore-other-worktrees"),
+        flag("overwrite-ignore"),
+        flag("no-overwrite-ignore"),
+        flag("recurse-submodules"),
+        flag("no-recurse-submodules"),
+        flag("overlay"),
+        flag("no-overlay"),
+        value("pathspec-from-file"),
+        flag("pathspec-file-nul"),
+        flag("help"),
+    ],
+    ..Grammar::GNU
+};
+
+static GIT_RESTORE: Grammar = Grammar {
+    short_values: "s",
+    longs: &[
+        value("source"),
+        flag("patch"),
+        flag("worktree"),
+        flag("staged"),
+        flag("quiet"),
+        flag("progress"),
+        flag("no-progress"),
+        flag("ours"),
+        flag("theirs"),
+        flag("merge"),
+        value("conflict"),
+        flag("ignore-unmerged"),
+        flag("ignore-skip-worktree-bits"),
+        flag("recurse-submodules"),
+        flag("no-recurse-submodules"),
+        flag("overlay"),
+        flag("no-overlay"),
+        value("pathspec-from-file"),
+        flag("pathspec-file-nul"),
+        flag("help"),
+    ],
+    ..Grammar::GNU
+};
+
+static GIT_RESET: Grammar = Grammar {
+    longs: &[
+        flag("soft"),
+        flag("mixed"),
+        flag("hard"),
+        flag("merge"),
+        flag("keep"),
+        flag("quiet"),
+        flag("no-quiet"),
+        flag("patch"),
+        flag("refresh"),
+        flag("no-refresh"),
+        value("pathspec-from-file"),
+        flag("pathspec-file-nul"),
+        flag("recurse-submodules"),
+        flag("no-recurse-submodules"),
+        flag("intent-to-add"),
+        flag("help"),
+    ],
+    ..Grammar::GNU
+};
+
+static GIT_SWITCH: Grammar = Grammar {
+    short_values: "cC",
+    longs: &[
+        value("create"),
+        value("force-create"),
+        flag("detach"),
+        flag("guess"),
+        flag("no-guess"),
+        flag("force"),
+        flag("discard-changes"),
+        flag("merge"),
+        value("conflict"),
+        flag("quiet"),
+        flag("progress"),
+        flag("no-progress"),
+        optional("track"),
+        flag("no-track"),
+        value("orphan"),
+        flag("ignore-other-worktrees"),
+        flag("recurse-submodules"),
+        flag("no-recurse-submodules"),
+        flag("help"),
+    ],
+    ..Grammar::GNU
+};
+
+static GIT_STASH: Grammar = Grammar {
+    subcommands: &[],
+    other_sub: Some(&GENERIC),
+    ..Grammar::GNU
+};
+
+/// `git`: global options (`-C dir`, `-c k=v`, `--git-dir`, ...) before the subcommand.
+/// git does not abbreviate its global options; its subcommands (parse-options) do.
+pub static GIT: Grammar = Grammar {
+    short_values: "Cc",
+    longs: &[
+        value("git-dir"),
+        value("work-tree"),
+        value("namespace"),
+        value("super-prefix"),
+        value("config-env"),
+        value("attr-source"),
+        optional("exec-path"),
+        flag("no-pager"),
+        flag("paginate"),
+        flag("no-replace-objects"),
+        flag("no-lazy-fetch"),
+        flag("no-optional-locks"),
+        flag("no-advice"),
+        flag("bare"),
+        flag("literal-pathspecs"),
+        flag("glob-pathspecs"),
+        flag("noglob-pathspecs"),
+        flag("icase-pathspecs"),
+        flag("html-path"),
+        flag("man-path"),
+        flag("info-path"),
+        flag("version"),
+        flag("help"),
+    ],
+    abbreviate: false,
+    subcommands: &[
+        Sub {
+            names: &["push"],
+            grammar: &GIT_PUSH,
+        },
+        Sub {
+            names: &["clean"],
+            grammar: &GIT_CLEAN,
+        },
+        Sub {
+            names: &["branch"],
+            grammar: &GIT_BRANCH,
+        },
+        Sub {
+            names: &["checkout"],
+            grammar: &GIT_CHECKOUT,
+        },
+        Sub {
+            names: &["restore"],
+            grammar: &GIT_RESTORE,
+        },
+        Sub {
+            names: &["reset"],
+            grammar: &GIT_RESET,
+        },
+        Sub {
+            names: &["switch"],
+            grammar: &GIT_SWITCH,
+        },
+        Sub {
+            names: &["stash"],
+            grammar: &GIT_STASH,
+        },
+    ],
+    other_sub: Some(&GENERIC),
+    ..Grammar::GNU
+};
+
+// --- containers --------------------------------------------------------------------------
+
+/// `docker` global options before the subcommand.
+pub static DOCKER: Grammar = Grammar {
+    short_values: "cHl",
+    longs: &[
+        value("config"),
+        value("context"),
+        value("host"),
+        value("log-level"),
+        value("tlscacert"),
+        value("tlscert"),
+        value("tlskey"),
+        flag("tls"),
+        flag("tlsverify"),
+        flag("debug"),
+        flag("version"),
+        flag("help"),
+    ],
+    abbreviate: false,
+    other_sub: Some(&GENERIC),
+    ..Grammar::GNU
+};
+
+/// `podman` global options before the subcommand.
+pub static PODMAN: Grammar = Grammar {
+    short_values: "c",
+    longs: &[
+        value("connection"),
+        value("url"),
+        value("identity"),
+        value("root"),
+        value("runroot"),
+        value("storage-driver"),
+        value("log-level"),
+        value("cgroup-manager"),
+        value("events-backend"),
+        value("hooks-dir"),
+        value("imagestore"),
+        value("module"),
+        value("network-cmd-path"),
+        value("network-config-dir"),
+        value("runtime"),
+        value("runtime-flag"),
+        value("ssh"),
+        value("storage-opt"),
+        value("tmpdir"),
+        value("volumepath"),
+        value("conmon"),
+        value("config"),
+        value("cni-config-dir"),
+        value("out"),
+        flag("remote"),
+        flag("syslog"),
+        flag("version"),
+        flag("help"),
+    ],
+    abbreviate: false,
+    other_sub: Some(&GENERIC),
+    ..Grammar::GNU
+};
+
+/// `docker-compose`, `podman-compose` (and `docker compose` after its subcommand).
+pub static COMPOSE: Grammar = Grammar {
+    short_values: "fpHc",
+    longs: &[
+        value("file"),
+        value("project-name"),
+        value("project-directory"),
+        value("env-file"),
+        value("profile"),
+        value("ansi"),
+        value("parallel"),
+        value("progress"),
+        value("host"),
+        value("context"),
+        flag("verbose"),
+        flag("dry-run"),
+        flag("compatibility"),
+        flag("all-resources"),
+        flag("version"),
+        flag("help"),
+    ],
+    abbreviate: false,
+    other_sub: Some(&GENERIC),
+    ..Grammar::GNU
+};
+
+// --- infrastructure CLIs (value options before and between their verbs) ----------------
+/// `terraform`, `tofu`, `terragrunt`: Go-style flags, `-name` or `--name`, `-name=value`.
+pub static TERRAFORM: Grammar = Grammar {
+    longs: &[
+        value("chdir"),
+        value("var"),
+        value("var-file"),
+        value("state"),
+        value("state-out"),
+        value("backup"),
+        value("target"),
+        value("replace"),
+        value("out"),
+        value("parallelism"),
+        value("lock-timeout"),
+        value("working-dir"),
+        flag("destroy"),
+        flag("auto-approve"),
+        flag("refresh-only"),
+        flag("input"),
+        flag("lock"),
+        flag("no-color"),
+        flag("json"),
+        flag("help"),
+        flag("version"),
+    ],
+    abbreviate: false,
+    single_dash_long: true,
+    ..Grammar::GNU
+};
+
+pub static IAC: Grammar = Grammar {
+    short_values: "sC",
+    longs: &[
+        value("stack"),
+        value("cwd"),
+        value("profile"),
+        value("region"),
+        value("stage"),
+    ],
+    abbreviate: false,
+    ..Grammar::GNU
+};
+pub static AWS: Grammar = Grammar {
+    short_values: "",
+    longs: &[
+        value("profile"),
+        value("region"),
+        value("output"),
+        value("endpoint-url"),
+        value("query"),
+        value("color"),
+        value("ca-bundle"),
+        value("cli-read-timeout"),
+        value("cli-connect-timeout"),
+        value("cli-binary-format"),
+    ],
+    abbreviate: false,
+    ..Grammar::GNU
+};
+pub static GCLOUD: Grammar = Grammar {
+    short_values: "",
+    longs: &[
+        value("project"),
+        value("account"),
+        value("configuration"),
+        value("format"),
+        value("verbosity"),
+        value("zone"),
+        value("region"),
+        value("impersonate-service-account"),
+    ],
+    abbreviate: false,
+    ..Grammar::GNU
+};
+pub static AZ: Grammar = Grammar {
+    short_values: "gn",
+    longs: &[
+        value("subscription"),
+        value("resource-group"),
+        value("name"),
+        value("output"),
+        value("query"),
+    ],
+    abbreviate: false,
+    ..Grammar::GNU
+};
+pub static DOCTL: Grammar = Grammar {
+    short_values: "ct",
+    longs: &[
+        value("context"),
+        value("access-token"),
+        value("output"),
+        value("format"),
+    ],
+    abbreviate: false,
+    ..Grammar::GNU
+};
+pub static EKSCTL: Grammar = Grammar {
+    short_values: "",
+    longs: &[],
+    abbreviate: false,
+    ..Grammar::GNU
+};
+pub static GSUTIL: Grammar = Grammar {
+    short_values: "ohu",
+    longs: &[],
+    abbreviate: false,
+    ..Grammar::GNU
+};
+pub static KUBECTL: Grammar = Grammar {
+    short_values: "nslof",
+    longs: &[
+        value("namespace"),
+        value("context"),
+        value("kubeconfig"),
+        value("server"),
+        value("cluster"),
+        value("user"),
+        value("token"),
+        value("as"),
+        value("as-group"),
+        value("request-timeout"),
+        value("cache-dir"),
+        value("certificate-authority"),
+        value("client-certificate"),
+        value("client-key"),
+        value("selector"),
+        value("output"),
+        value("filename"),
+    ],
+    abbreviate: false,
+    ..Grammar::GNU
+};
+pub static NFT: Grammar = Grammar {
+    short_values: "fIi",
+    longs: &[value("file"), value("includepath")],
+    abbreviate: false,
+    ..Grammar::GNU
+};
+pub static UFW: Grammar = Grammar {
+    short_values: "",
+    longs: &[],
+    abbreviate: false,
+    ..Grammar::GNU
+};
+pub static CRYPTSETUP: Grammar = Grammar {
+    short_values: "cdhkKSsbtT",
+    longs: &[
+        value("type"),
+        value("cipher"),
+        value("key-file"),
+        value("key-slot"),
+        value("key-size"),
+        value("hash"),
+        value("header"),
+        value("iter-time"),
+        value("pbkdf"),
+        value("label"),
+        value("subsystem"),
+        value("sector-size"),
+        value("offset"),
+        value("skip"),
+        value("keyfile-size"),
+        value("keyfile-offset"),
+        value("new-keyfile-size"),
+        value("uuid"),
+        value("luks2-metadata-size"),
+        value("luks2-keyslots-size"),
+        value("timeout"),
+        value("tries"),
+    ],
+    abbreviate: false,
+    ..Grammar::GNU
+};
+pub static BOOTCTL: Grammar = Grammar {
+    short_values: "",
+    longs: &[
+        value("esp-path"),
+        value("boot-path"),
+        value("root"),
+        value("image"),
+    ],
+    abbreviate: false,
+    ..Grammar::GNU
+};
+pub static KERNEL_INSTALL: Grammar = Grammar {
+    short_values: "",
+    longs: &[],
+    abbreviate: false,
+    ..Grammar::GNU
+};
+
+/// `hermes` (Hermes Agent's CLI): global options before its subcommand.
+pub static HERMES: Grammar = Grammar {
+    short_values: "pm",
+    longs: &[
+        value("profile"),
+        value("model"),
+        value("provider"),
+        flag("verbose"),
+        flag("version"),
+        flag("help"),
+    ],
+    abbreviate: false,
+    ..Grammar::GNU
+};
+
+// --- wrappers (options end at the command they run) ---------------------------------------
+
+pub static SUDO: Grammar = Grammar {
+    short_values: "ugpCDhrtTUR",
+    longs: &[
+        value("user"),
+        value("group"),
+        value("prompt"),
+        value("close-from"),
+        value("chdir"),
+        value("host"),
+        value("role"),
+        value("type"),
+        value("command-timeout"),
+        value("other-user"),
+        value("chroot"),
+        flag("askpass"),
+        flag("background"),
+        flag("bell"),
+        optional("preserve-env"),
+        flag("edit"),
+        flag("help"),
+        flag("set-home"),
+        flag("login"),
+        flag("remove-timestamp"),
+        flag("reset-timestamp"),
+        flag("list"),
+        flag("non-interactive"),
+        flag("preserve-groups"),
+        flag("shell"),
+        flag("stdin"),
+        flag("version"),
+        flag("validate"),
+    ],
+    stop_at_operand: true,
+    ..Grammar::GNU
+};
+
+pub static DOAS: Grammar = Grammar {
+    short_values: "uC",
+    ..POSIX
+};
+
+pub static PKEXEC: Grammar = Grammar {
+    longs: &[
+        value("user"),
+        flag("disable-internal-agent"),
+        flag("keep-cwd"),
+        flag("help"),
+        flag("version"),
+    ],
+    stop_at_operand: true,
+    ..Grammar::GNU
+};
+
+/// `env`: `NAME=VALUE` words and the command are operands; `-S` is read by the wrapper code.
+pub static ENV: Grammar = Grammar {
+    short_values: "uCS",
+    longs: &[
+        flag("ignore-environment"),
+        value("unset"),
+        value("chdir"),
+        value("split-string"),
+        flag("null"),
+        optional("block-signal"),
+        optional("default-signal"),
+        optional("ignore-signal"),
+        flag("list-signal-handling"),
+        flag("debug"),
+        flag("help"),
+        flag("version"),
+    ],
+    short_optional: "",
+    stop_at_operand: true,
+    ..Grammar::GNU
+};
+
+pub static NICE: Grammar = Grammar {
+    short_values: "n",
+    longs: &[value("adjustment"), flag("help"), flag("version")],
+    stop_at_operand: true,
+    ..Grammar::GNU
+};
+
+pub static IONICE: Grammar = Grammar {
+    short_values: "cnpPu",
+    longs: &[
+        value("class"),
+        value("classdata"),
+        value("pid"),
+        value("pgid"),
+        value("uid"),
+        flag("ignore"),
+        flag("toggle"),
+        flag("help"),
+        flag("version"),
+    ],
+    stop_at_operand: true,
+    ..Grammar::GNU
+};
+
+pub static TIMEOUT: Grammar = Grammar {
+    short_values: "sk",
+    longs: &[
+        value("signal"),
+        value("kill-after"),
+        flag("foreground"),
+        flag("preserve-status"),
+        flag("verbose"),
+        flag("help"),
+        flag("version"),
+    ],
+    stop_at_operand: true,
+    ..Grammar::GNU
+};
+
+pub static STDBUF: Grammar = Grammar {
+    short_values: "ioe",
+    longs: &[
+        value("input"),
+        value("output"),
+        value("error"),
+        flag("help"),
+        flag("version"),
+    ],
+    stop_at_operand: true,
+    ..Grammar::GNU
+};
+
+/// `nohup`, `setsid`, `unbuffer`, `builtin`, `caffeinate`, `catchsegv`.
+pub static NOHUP: Grammar = Grammar {
+    short_values: "tw",
+    ..POSIX
+};
+
+pub static TIME: Grammar = Grammar {
+    short_values: "fo",
+    longs: &[
+        value("format"),
+        value("output"),
+        flag("append"),
+        flag("verbose"),
+        flag("portability"),
+        flag("quiet"),
+        flag("help"),
+        flag("version"),
+    ],
+    stop_at_operand: true,
+    ..Grammar::GNU
+};
+
+pub static EXEC: Grammar = Grammar {
+    short_values: "a",
+    ..POSIX
+};
+
+pub static CHROOT: Grammar = Grammar {
+    longs: &[
+        value("userspec"),
+        value("groups"),
+        flag("skip-chdir"),
+        flag("help"),
+        flag("version"),
+    ],
+    stop_at_operand: true,
+    ..Grammar::GNU
+};
+
+pub static FLOCK: Grammar = Grammar {
+    short_values: "wEc",
+    longs: &[
+        value("timeout"),
+        value("conflict-exit-code"),
+        value("command"),
+        flag("shared"),
+        flag("exclusive"),
+        flag("unlock"),
+        flag("nonblock"),
+        flag("close"),
+        flag("no-fork"),
+        flag("verbose"),
+        flag("help"),
+        flag("version"),
+    ],
+    stop_at_operand: true,
+    ..Grammar::GNU
+};
+
+pub static WATCH: Grammar = Grammar {
+    short_values: "nqd",
+    longs: &[
+        value("interval"),
+        optional("differences"),
+        value("equexit"),
+        flag("exec"),
+        flag("beep"),
+        flag("errexit"),
+        flag("chgexit"),
+        flag("color"),
+        flag("no-color"),
+        flag("no-title"),
+        flag("precise"),
+        flag("no-wrap"),
+        flag("help"),
+        flag("version"),
+    ],
+    stop_at_operand: true,
+    ..Grammar::GNU
+};
+
+/// `xargs`: `-I R`, `-iR`/`--replace[=R]` are read by the wrapper code.
+pub static XARGS: Grammar = Grammar {
+    short_values: "adEeLlnPsI",
+    short_optional: "i",
+    longs: &[
+        value("arg-file"),
+        value("delimiter"),
+        optional("eof"),
+        optional("replace"),
+        optional("max-lines"),
+        value("max-args"),
+        value("max-procs"),
+        value("max-chars"),
+        value("process-slot-var"),
+        flag("null"),
+        flag("interactive"),
+        flag("no-run-if-empty"),
+        flag("open-tty"),
+        flag("exit"),
+        flag("verbose"),
+        flag("show-limits"),
+        flag("help"),
+        flag("version"),
+    ],
+    abbreviate: true,
+    stop_at_operand: true,
+    ..Grammar::GNU
+};
+
+pub static PARALLEL: Grammar = Grammar {
+    short_values: "jPnNSadIL",
+    longs: &[
+        value("jobs"),
+        value("sshlogin"),
+        value("arg-file"),
+        value("delimiter"),
+        value("colsep"),
+        value("joblog"),
+        value("results"),
+        value("tmpdir"),
+        value("timeout"),
+        value("delay"),
+        value("max-lines"),
+        value("max-args"),
+    ],
+    abbreviate: false,
+    stop_at_operand: true,
+    ..Grammar::GNU
+};
+
+/// `su`, `runuser` (util-linux: options anywhere, `-c CODE`).
+pub static SU: Grammar = Grammar {
+    short_values: "cgGsuw",
+    longs: &[
+        value("command"),
+        value("session-command"),
+        value("group"),
+        value("supp-group"),
+        value("shell"),
+        value("user"),
+        value("whitelist-environment"),
+        flag("login"),
+        flag("preserve-environment"),
+        flag("pty"),
+        flag("no-pty"),
+        flag("fast"),
+        flag("help"),
+        flag("version"),
+    ],
+    ..Grammar::GNU
+};
+
+/// `script` (util-linux).
+pub static SCRIPT: Grammar = Grammar {
+    short_values: "cEIOTBo",
+    short_optional: "t",
+    longs: &[
+        value("command"),
+        value("echo"),
+        value("log-in"),
+        value("log-out"),
+        value("log-io"),
+        value("log-timing"),
+        value("logging-format"),
+        value("output-limit"),
+        optional("timing"),
+        flag("append"),
+        flag("flush"),
+        flag("force"),
+        flag("quiet"),
+        flag("return"),
+        flag("help"),
+        flag("version"),
+    ],
+    ..Grammar::GNU
+};
+
+/// `sg [-] GROUP [-c] CMD`: the `-c` comes after the group.
+pub static SG: Grammar = Grammar {
+    short_values: "c",
+    abbreviate: false,
+    ..Grammar::GNU
+};
+
+/// `nix-shell` (only `--run`/`--command` matter here; names are exact).
+pub static NIX_SHELL: Grammar = Grammar {
+    longs: &[
+        value("run"),
+        value("command"),
+        value("arg"),
+        value("argstr"),
+        value("attr"),
+    ],
+    short_values: "AI",
+    abbreviate: false,
+    ..Grammar::GNU
+};
+
+/// Wrappers with simple grammars that run the rest of their argv (`strace`, `nsenter`, ...).
+const fn wrapper(short_values: &'static str, longs: &'static [Long]) -> Grammar {
+    Grammar {
+        short_values,
+        longs,
+        abbreviate: false,
+        stop_at_operand: true,
+        ..Grammar::GNU
+    }
+}
+
+pub static STRACE: Grammar = wrapper(
+    "abeEIoOpPsSuX",
+    &[
+        value("output"),
+        value("trace"),
+        value("signal"),
+        value("user"),
+    ],
+);
+pub static LTRACE: Grammar = wrapper("aAenoOpsSu", &[value("output")]);
+pub static NSENTER: Grammar = wrapper(
+    "tSGwr",
+    &[
+        value("target"),
+        value("setuid"),
+        value("setgid"),
+        value("wd"),
+        value("root"),
+    ],
+);
+pub static UNSHARE: Grammar = wrapper(
+    "RwSG",
+    &[value("root"), value("wd"), value("setuid"), value("setgid")],
+);
+pub static SETPRIV: Grammar = wrapper(
+    "",
+    &[
+        value("reuid"),
+        value("regid"),
+        value("groups"),
+        value("inh-caps"),
+        value("bounding-set"),
+    ],
+);
+pub static NUMACTL: Grammar = wrapper("CNmlpi", &[]);
+pub static PRLIMIT: Grammar = wrapper("p", &[value("pid")]);
+pub static FAKEROOT: Grammar = wrapper("lis", &[value("lib"), value("faked")]);
+pub static DBUS_RUN_SESSION: Grammar = wrapper("", &[value("config-file"), value("dbus-daemon")]);
+pub static XVFB_RUN: Grammar = wrapper(
+    "nsfep",
+    &[
+        value("server-num"),
+        value("server-args"),
+        value("auth-file"),
+        value("error-file"),
+    ],
+);
+pub static SYSTEMD_RUN: Grammar = wrapper(
+    "pEuHM",
+    &[
+        value("property"),
+        value("setenv"),
+        value("unit"),
+        value("host"),
+        value("machine"),
+        value("description"),
+        value("slice"),
+        value("uid"),
+        value("gid"),
+        value("working-directory"),
+    ],
+);
+pub static PROXYCHAINS: Grammar = wrapper("f", &[]);
+pub static TORSOCKS: Grammar = wrapper("uaP", &[]);
+pub static GTIMEOUT: Grammar = wrapper("sk", &[value("signal"), value("kill-after")]);
+
+/// Every program with a grammar, by name.
+pub static PROGRAMS: &[(&[&str], &Grammar)] = &[
+    (&["rm"], &RM),
+    (&["cp", "mv", "install", "ln"], &CP),
+    (&["chmod"], &CHMOD),
+    (&["chown", "chgrp"], &CHOWN),
+    (&["mkdir"], &MKDIR),
+    (&["shred"], &SHRED),
+    (&["truncate"], &TRUNCATE),
+    (&["tee"], &TEE),
+    (&["find"], &FIND),
+    (&["curl"], &CURL),
+    (&["wget"], &WGET),
+    (&["rsync"], &RSYNC),
+    (&["scp"], &SCP),
+    (&["ssh-keygen"], &SSH_KEYGEN),
+    (&["systemctl"], &SYSTEMCTL),
+    (&["crontab"], &CRONTAB),
+    (&["init", "telinit"], &TELINIT),
+    (&["kill"], &KILL),
+    (&["pkill", "pgrep"], &PKILL),
+    (&["killall"], &KILLALL),
+    (&["git"], &GIT),
+    (&["docker"], &DOCKER),
+    (&["podman", "podman-remote"], &PODMAN),
+    (&["docker-compose", "podman-compose"], &COMPOSE),
+    (&["terraform", "tofu", "terragrunt"], &TERRAFORM),
+    (
+        &[
+            "pulumi",
+            "cdk",
+            "cdktf",
+            "serverless",
+            "sls",
+            "sam",
+            "vagrant",
+        ],
+        &IAC,
+    ),
+    (&["aws"], &AWS),
+    (&["gcloud"], &GCLOUD),
+    (&["az"], &AZ),
+    (&["doctl"], &DOCTL),
+    (&["eksctl"], &EKSCTL),
+    (&["gsutil"], &GSUTIL),
+    (&["kubectl", "oc", "microk8s", "k3s", "helm"], &KUBECTL),
+    (&["nft"], &NFT),
+    (&["ufw"], &UFW),
+    (&["cryptsetup"], &CRYPTSETUP),
+    (&["bootctl"], &BOOTCTL),
+    (&["kernel-install"], &KERNEL_INSTALL),
+    (&["hermes"], &HERMES),
+    (&["sudo", "sudoedit"], &SUDO),
+    (&["doas"], &DOAS),
+    (&["pkexec"], &PKEXEC),
+    (&["env"], &ENV),
+    (&["nice"], &NICE),
+    (&["ionice"], &IONICE),
+    (&["timeout"], &TIMEOUT),
+    (&["stdbuf"], &STDBUF),
+    (
+        &[
+            "nohup",
+            "unbuffer",
+            "builtin",
+            "caffeinate",
+            "setsid",
+            "catchsegv",
+        ],
+        &NOHUP,
+    ),
+    (&["time"], &TIME),
+    (&["command"], &POSIX),
+    (&["exec"], &EXEC),
+    (&["chroot"], &CHROOT),
+    (&["flock"], &FLOCK),
+    (&["su", "runuser"], &SU),
+    (&["script"], &SCRIPT),
+    (&["sg"], &SG),
+    (&["nix-shell"], &NIX_SHELL),
+    (&["busybox", "toybox"], &POSIX),
+    (&["watch"], &WATCH),
+    (&["xargs"], &XARGS),
+    (&["parallel"], &PARALLEL),
+    (&["strace"], &STRACE),
+    (&["ltrace"], &LTRACE),
+    (&["nsenter"], &NSENTER),
+    (&["unshare"], &UNSHARE),
+    (&["setpriv"], &SETPRIV),
+    (&["taskset", "chrt", "faketime", "firejail"], &POSIX),
+    (&["numactl"], &NUMACTL),
+    (&["prlimit"], &PRLIMIT),
+    (&["fakeroot"], &FAKEROOT),
+    (&["dbus-run-session"], &DBUS_RUN_SESSION),
+    (&["xvfb-run"], &XVFB_RUN),
+    (&["systemd-run"], &SYSTEMD_RUN),
+    (&["proxychains", "proxychains4"], &PROXYCHAINS),
+    (&["torsocks"], &TORSOCKS),
+    (&["gtimeout"], &GTIMEOUT),
+];
+
+/// The grammar of program `name` ([`GENERIC`] when it has none).
+pub fn for_program(name: Option<&str>) -> &'static Grammar {
+    name.and_then(|n| PROGRAMS.iter().find(|(names, _)| names.contains(&n)))
+        .map(|(_, g)| *g)
+        .unwrap_or(&GENERIC)
+}
+
+/// Does the table name `name`?
+pub fn has_grammar(name: &str) -> bool {
+    PROGRAMS.iter().any(|(names, _)| names.contains(&name))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_program_is_listed_once() {
+        let mut seen = std::collections::BTreeSet::new();
+        for (names, _) in PROGRAMS {
+            for n in *names {
+                assert!(seen.insert(*n), "{n} has two grammars");
+            }
+        }
+    }
+
+    #[test]
+    fn long_options_are_listed_once_per_grammar() {
+        for (names, g) in PROGRAMS {
+            let mut seen = std::collections::BTreeSet::new();
+            for l in g.longs {
+                assert!(seen.insert(l.name), "{:?}: --{} twice", names, l.name);
+            }
+            for s in g.subcommands {
+                let mut seen = std::collections::BTreeSet::new();
+                for l in s.grammar.longs {
+                    assert!(
+                        seen.insert(l.name),
+                        "{:?} {:?}: --{} twice",
+                        names,
+                        s.names,
+                        l.name
+                    );
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,634 @@
+//! The one option grammar: how a program reads its argv (options that take values, attached
+//! or separate; getopt_long abbreviations; `--`; bundles; global options before a
+//! subcommand; subcommand trees), parsed once per command into [`Opts`]
+//! ([`crate::model::Command::opts`]) that wrappers, the graph and every rule read.
+//!
+//! Grammars are data ([`Grammar`], one table in [`grammars`]). A program without an entry
+//! is read by [`grammars::GENERIC`].
+//!
+//! ## Unknown options
+//! An option the grammar does not list takes no value: the next word is read as an operand
+//! (or, before a subcommand, as the subcommand). A rule that judges operands therefore sees
+//! more words rather than fewer, which errs toward asking. A long option that is an
+//! ambiguous or unknown abbreviation keeps the name as written.
+//!
+//! ## Precision
+//! An option's value is never read as an option (`rg -e --pre` searches for `--pre`), and
+//! after `--` every word is an operand (`rg -- --pre x`).
+
+pub mod grammars;
+
+use super::{Piece, Word};
+
+/// Whether an option takes a value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Takes {
+    /// A flag.
+    No,
+    /// A value, attached (`-n5`, `--lines=5`) or the next word (`-n 5`, `--lines 5`).
+    Value,
+    /// A value only when attached (`--color=auto`, `-O2`); otherwise a flag.
+    Optional,
+}
+
+/// A long option a grammar knows.
+#[derive(Debug, Clone, Copy)]
+pub struct Long {
+    pub name: &'static str,
+    pub takes: Takes,
+}
+
+/// Shorthand for grammar tables: a long flag.
+pub const fn flag(name: &'static str) -> Long {
+    Long {
+        name,
+        takes: Takes::No,
+    }
+}
+
+/// Shorthand for grammar tables: a long option that takes a value.
+pub const fn value(name: &'static str) -> Long {
+    Long {
+        name,
+        takes: Takes::Value,
+    }
+}
+
+/// Shorthand for grammar tables: a long option with an optional attached value.
+pub const fn optional(name: &'static str) -> Long {
+    Long {
+        name,
+        takes: Takes::Optional,
+    }
+}
+
+/// A subcommand and the grammar of what follows it.
+#[derive(Debug, Clone, Copy)]
+pub struct Sub {
+    pub names: &'static [&'static str],
+    pub grammar: &'static Grammar,
+}
+
+/// Signals written as options (`kill -9`, `pkill -KILL`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Signals {
+    /// No such spelling.
+    None,
+    /// `kill`: the first option word that is not one of its own options is the signal
+    /// (`-9`, `-KILL`, `-Kill`); later `-N` words are negative pids (process groups).
+    FirstWord,
+    /// `pkill`, `killall`: `-N` or an all-capitals `-NAME` anywhere is the signal.
+    Spelled,
+}
+
+/// How one program (or one subcommand) reads its arguments.
+#[derive(Debug, Clone, Copy)]
+pub struct Grammar {
+    /// Short options that take a value (`-u root`, `-uroot`).
+    pub short_values: &'static str,
+    /// Short options whose value must be attached (`-O2`); alone they are flags.
+    pub short_optional: &'static str,
+    /// Long options (without `--`).
+    pub longs: &'static [Long],
+    /// Unique prefixes of long options resolve to them (getopt_long, git's parse-options).
+    pub abbreviate: bool,
+    /// `-name` spellings of long options with one dash (`find`-style, Go's flag package):
+    /// when set, `-xyz` is the long option `xyz`, never a bundle.
+    pub single_dash_long: bool,
+    /// The first operand ends the options (POSIX `getopt`, wrappers such as `sudo`/`env`,
+    /// and every program's global options before its subcommand).
+    pub stop_at_operand: bool,
+    /// Subcommands; when not empty, the first operand is the subcommand and the rest is read
+    /// by its grammar (or by [`Grammar::other_sub`] when it is none of them).
+    pub subcommands: &'static [Sub],
+    /// The grammar for a subcommand not listed.
+    pub other_sub: Option<&'static Grammar>,
+    /// Whether `-SIGNAL` words are signals (recorded as the option `signal`).
+    pub signals: Signals,
+}
+
+impl Grammar {
+    /// A GNU-style grammar with no known options: the template for table entries.
+    pub const GNU: Grammar = Grammar {
+        short_values: "",
+        short_optional: "",
+        longs: &[],
+        abbreviate: true,
+        single_dash_long: false,
+        stop_at_operand: false,
+        subcommands: &[],
+        other_sub: None,
+        signals: Signals::None,
+    };
+
+    fn long(&self, name: &str) -> Option<&Long> {
+        self.longs.iter().find(|l| l.name == name)
+    }
+
+    /// Resolve a long option as written to its full name: exact, else (when the grammar
+    /// abbreviates) its unique prefix; else unchanged.
+    pub fn resolve_long<'a>(&'a self, given: &'a str) -> &'a str {
+        if self.long(given).is_some() || !self.abbreviate || given.is_empty() {
+            return given;
+        }
+        let mut found = self.longs.iter().filter(|l| l.name.starts_with(given));
+        match (found.next(), found.next()) {
+            (Some(l), None) => l.name,
+            _ => given,
+        }
+    }
+
+    fn sub(&self, name: &str) -> Option<&'static Grammar> {
+        self.subcommands
+            .iter()
+            .find(|s| s.names.contains(&name))
+            .map(|s| s.grammar)
+            .or(self.other_sub)
+    }
+}
+
+/// Where an option's value is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Value {
+    /// Index (in the arguments) of the word that holds it.
+    pub word: usize,
+    /// The text after `=` or the rest of a short bundle, when attached; `None` when the
+    /// value is the whole word.
+    pub attached: Option<String>,
+}
+
+/// One option as read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Opt {
+    /// The short letter (`"f"`) or the long name resolved from abbreviations (`"force"`).
+    pub name: String,
+    pub long: bool,
+    /// Index (in the arguments) of the word the option is in.
+    pub word: usize,
+    pub value: Option<Value>,
+}
+
+/// A command's arguments as its program reads them. Indices are into
+/// [`crate::model::Command::args`] (the words after the program name).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Opts {
+    /// Options before the subcommand (all options, for a program without subcommands).
+    pub globals: Vec<Opt>,
+    /// The subcommand path (`stash`, `drop`), with the index of each word.
+    pub subcommand: Vec<(String, usize)>,
+    /// Options after the (innermost) subcommand.
+    pub options: Vec<Opt>,
+    /// Operands, in order.
+    pub operands: Vec<usize>,
+    /// Index of the `--` that ended the options, if any.
+    pub end_of_options: Option<usize>,
+    /// A word whose option text is known only at run time (`rm $FLAGS x`) stood where an
+    /// option could be.
+    pub dynamic: bool,
+}
+
+impl Opts {
+    /// Every option, globals first.
+    pub fn all(&self) -> impl Iterator<Item = &Opt> {
+        self.globals.iter().chain(&self.options)
+    }
+
+    /// The options that belong to the program itself when it has no subcommand, or to the
+    /// subcommand when it has one.
+    pub fn own(&self) -> &[Opt] {
+        if self.subcommand.is_empty() {
+            &self.globals
+        } else {
+            &self.options
+        }
+    }
+
+    /// Was the short option `c` given (alone or in a bundle)?
+    pub fn short(&self, c: char) -> bool {
+        self.own()
+            .iter()
+            .any(|o| !o.long && o.name.len() == c.len_utf8() && o.name.starts_with(c))
+    }
+
+    /// Was the long option `name` given (by its full name or an abbreviation)?
+    pub fn long(&self, name: &str) -> bool {
+        self.own().iter().any(|o| o.long && o.name == name)
+    }
+
+    /// Was `-c` or `--long` given?
+    pub fn flag(&self, c: char, long: &str) -> bool {
+        self.short(c) || self.long(long)
+    }
+
+    /// The options named `name` (a short letter or a long name).
+    pub fn named<'a>(&'a self, names: &'a [&'a str]) -> impl Iterator<Item = &'a Opt> {
+        self.own()
+            .iter()
+            .filter(move |o| names.contains(&o.name.as_str()))
+    }
+
+    /// The first value given to any of `names`.
+    pub fn value_of(&self, args: &[Word], names: &[&str]) -> Option<Word> {
+        self.named(names).find_map(|o| value_word(args, o))
+    }
+
+    /// The signal given (`-9`, `-KILL`, or one of the options `names`, e.g. `-s KILL`,
+    /// `--signal=KILL`), as written; the last one wins.
+    pub fn signal(&self, args: &[Word], names: &[&str]) -> Option<String> {
+        self.own()
+            .iter()
+            .rev()
+            .filter(|o| names.contains(&o.name.as_str()))
+            .find_map(|o| value_word(args, o))
+            .map(|w| w.text_with("…"))
+    }
+
+    /// The subcommand (first level), when there is one.
+    pub fn sub(&self) -> Option<&str> {
+        self.subcommand.first().map(|(s, _)| s.as_str())
+    }
+
+    /// The operand words.
+    pub fn operand_words<'w>(&self, args: &'w [Word]) -> Vec<&'w Word> {
+        self.operands.iter().filter_map(|&i| args.get(i)).collect()
+    }
+
+    /// The arguments after the first subcommand word (all of them without one).
+    pub fn after_sub<'w>(&self, args: &'w [Word]) -> &'w [Word] {
+        match self.subcommand.first() {
+            Some((_, i)) => args.get(i + 1..).unwrap_or(&[]),
+            None => args,
+        }
+    }
+}
+
+/// The value of `opt` as a word: the next word itself, or a word holding the attached text
+/// (keeping whatever is unknown in it).
+pub fn value_word(args: &[Word], opt: &Opt) -> Option<Word> {
+    let v = opt.value.as_ref()?;
+    let w = args.get(v.word)?;
+    let Some(att) = &v.attached else {
+        return Some(w.clone());
+    };
+    // Drop the option text in front of the value from the word's leading literal pieces.
+    let text = w.text_with("\u{fffd}");
+    let skip = text.len().saturating_sub(att.len());
+    let mut out = w.clone();
+    let mut left = skip;
+    let mut pieces = Vec::new();
+    for p in &w.pieces {
+        match p {
+            Piece::Lit { text, quoted } if left > 0 => {
+                if text.len() <= left {
+                    left -= text.len();
+                } else {
+                    let rest = text.get(left..).unwrap_or_default().to_string();
+                    left = 0;
+                    pieces.push(Piece::Lit {
+                        text: rest,
+                        quoted: *quoted,
+                    });
+                }
+            }
+            p => pieces.push(p.clone()),
+        }
+    }
+    if left > 0 {
+        // The option text was not all literal: fall back to the attached text.
+        pieces = vec![Piece::Lit {
+            text: att.clone(),
+            quoted: true,
+        }];
+    }
+    out.pieces = pieces;
+    Some(out)
+}
+
+/// The literal text a word starts with (before anything known only at run time), and
+/// whether that is the whole word.
+fn literal_head(w: &Word) -> (String, bool) {
+    let mut head = String::new();
+    for p in &w.pieces {
+        match p {
+            Piece::Lit { text, .. } => head.push_str(text),
+            _ => return (head, false),
+        }
+    }
+    (head, true)
+}
+
+/// Read `args` (the words after the program name) with `g`.
+pub fn parse(g: &'static Grammar, args: &[Word]) -> Opts {
+    let mut out = Opts::default();
+    let mut g = g;
+    let mut only_operands = false;
+    let mut i = 0;
+    while i < args.len() {
+        let w = &args[i];
+        let here = i;
+        i += 1;
+        let (head, whole) = literal_head(w);
+        if only_operands || head == "-" && whole || !head.starts_with('-') {
+            if !only_operands && head.is_empty() && !whole {
+                // `rm $FLAGS x`: the word may hold options.
+                out.dynamic = true;
+            }
+            let wants_sub = !g.subcommands.is_empty() || g.other_sub.is_some();
+            if !only_operands && wants_sub {
+                if let Some((name, next)) = w.lit().and_then(|s| g.sub(&s).map(|n| (s, n))) {
+                    out.subcommand.push((name, here));
+                    g = next;
+                    continue;
+                }
+                // A subcommand known only at run time, or one with no grammar: the rest are
+                // operands.
+                only_operands = true;
+            }
+            out.operands.push(here);
+            if g.stop_at_operand {
+                only_operands = true;
+            }
+            continue;
+        }
+        let text = if whole { head } else { w.text_with("\u{fffd}") };
+        if text == "--" {
+            out.end_of_options = Some(here);
+            only_operands = true;
+            continue;
+        }
+        let mut read = Vec::new();
+        if let Some(sig) = signal_word(g, &text, &out) {
+            match sig {
+                Some(body) => out.globals.push(Opt {
+                    name: "signal".into(),
+                    long: true,
+                    word: here,
+                    value: Some(Value {
+                        word: here,
+                        attached: Some(body),
+                    }),
+                }),
+                None => out.operands.push(here),
+            }
+            continue;
+        }
+        let long_body = text
+            .strip_prefix("--")
+            .or_else(|| text.strip_prefix('-').filter(|_| g.single_dash_long));
+        if let Some(body) = long_body {
+            let (name, inline) = match body.split_once('=') {
+                Some((n, v)) => (n, Some(v)),
+                None => (body, None),
+            };
+            if name.contains('\u{fffd}') {
+                out.dynamic = true;
+                out.operands.push(here);
+                continue;
+            }
+            let full = g.resolve_long(name).to_string();
+            let takes = g.long(&full).map(|l| l.takes).unwrap_or(Takes::No);
+            let value = value_at(here, inline, takes, &mut i, args.len());
+            read.push(Opt {
+                name: full,
+                long: true,
+                word: here,
+                value,
+            });
+        } else {
+            // A bundle of short options; a value-taking one consumes the rest or the next
+            // word.
+            let body = text.get(1..).unwrap_or_default();
+            for (pos, c) in body.char_indices() {
+                if c == '\u{fffd}' {
+                    out.dynamic = true;
+                    break;
+                }
+                let rest = body.get(pos + c.len_utf8()..).unwrap_or_default();
+                let takes = if g.short_values.contains(c) {
+                    Takes::Value
+                } else if g.short_optional.contains(c) {
+                    Takes::Optional
+                } else {
+                    Takes::No
+                };
+                let value = match takes {
+                    Takes::No => None,
+                    _ => value_at(
+                        here,
+                        Some(rest).filter(|r| !r.is_empty()),
+                        takes,
+                        &mut i,
+                        args.len(),
+                    ),
+                };
+                read.push(Opt {
+                    name: c.to_string(),
+                    long: false,
+                    word: here,
+                    value,
+                });
+                if takes != Takes::No {
+                    break;
+                }
+            }
+        }
+        if out.subcommand.is_empty() {
+            out.globals.extend(read);
+        } else {
+            out.options.extend(read);
+        }
+    }
+    out
+}
+
+/// The value of an option in word `here`: its `attached` text, or, when it requires a value,
+/// the next word (`next` moves past it).
+fn value_at(
+    here: usize,
+    attached: Option<&str>,
+    takes: Takes,
+    next: &mut usize,
+    len: usize,
+) -> Option<Value> {
+    match (attached, takes) {
+        (Some(v), _) => Some(Value {
+            word: here,
+            attached: Some(v.to_string()),
+        }),
+        (None, Takes::Value) if *next < len => {
+            *next += 1;
+            Some(Value {
+                word: here + 1,
+                attached: None,
+            })
+        }
+        _ => None,
+    }
+}
+
+/// A `-SIGNAL` word under the grammar's [`Signals`]: `Some(Some(signal))` for a signal,
+/// `Some(None)` for a negative pid (`kill -9 -1`), `None` for an ordinary option.
+fn signal_word(g: &Grammar, text: &str, so_far: &Opts) -> Option<Option<String>> {
+    let body = text
+        .strip_prefix('-')
+        .filter(|b| !b.starts_with('-') && !b.is_empty())?;
+    let numeric = body.chars().all(|c| c.is_ascii_digit());
+    match g.signals {
+        Signals::None => None,
+        Signals::Spelled => {
+            let capitals = body.len() > 1
+                && body
+                    .chars()
+                    .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit());
+            (numeric || body.starts_with(|c: char| c.is_ascii_digit()) || capitals)
+                .then(|| Some(body.to_string()))
+        }
+        Signals::FirstWord => {
+            let signalled = so_far
+                .globals
+                .iter()
+                .any(|o| matches!(o.name.as_str(), "signal" | "s" | "n"));
+            if signalled {
+                return numeric.then_some(None);
+            }
+            let own = body.chars().count() == 1 && body.chars().all(|c| g.short_values.contains(c))
+                || body.starts_with('l')
+                || body.starts_with('L');
+            (!own).then(|| Some(body.to_string()))
+        }
+    }
+}
+
+/// Read the arguments of program `name` with its grammar from the table.
+pub fn parse_program(name: Option<&str>, args: &[Word]) -> Opts {
+    parse(grammars::for_program(name), args)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Span;
+
+    fn words(v: &[&str]) -> Vec<Word> {
+        v.iter()
+            .map(|s| Word::literal(s, Span::default()))
+            .collect()
+    }
+
+    fn texts(args: &[Word], idx: &[usize]) -> Vec<String> {
+        idx.iter().map(|&i| args[i].text_with("?")).collect()
+    }
+
+    const G: Grammar = Grammar {
+        short_values: "ne",
+        short_optional: "O",
+        longs: &[
+            value("lines"),
+            flag("force"),
+            flag("force-with-lease"),
+            flag("follow"),
+        ],
+        ..Grammar::GNU
+    };
+
+    #[test]
+    fn values_attached_or_separate_are_never_options() {
+        static GR: Grammar = G;
+        let a = words(&[
+            "-n", "--force", "-e--x", "--lines", "-f", "x", "-O", "-O2", "y",
+        ]);
+        let o = parse(&GR, &a);
+        let names: Vec<&str> = o.globals.iter().map(|o| o.name.as_str()).collect();
+        assert_eq!(names, ["n", "e", "lines", "O", "O"]);
+        assert_eq!(texts(&a, &o.operands), ["x", "y"]);
+        assert_eq!(
+            value_word(&a, &o.globals[1])
+                .and_then(|w| w.lit())
+                .as_deref(),
+            Some("--x")
+        );
+        assert_eq!(
+            value_word(&a, &o.globals[0])
+                .and_then(|w| w.lit())
+                .as_deref(),
+            Some("--force")
+        );
+        assert!(o.globals[3].value.is_none());
+        assert_eq!(
+            o.globals[4]
+                .value
+                .as_ref()
+                .and_then(|v| v.attached.as_deref()),
+            Some("2")
+        );
+    }
+
+    #[test]
+    fn long_options_resolve_unique_prefixes_only() {
+        static GR: Grammar = G;
+        let a = words(&["--forc", "--force-w", "--fo", "--li=3"]);
+        let o = parse(&GR, &a);
+        let names: Vec<&str> = o.globals.iter().map(|o| o.name.as_str()).collect();
+        assert_eq!(names, ["forc", "force-with-lease", "fo", "lines"]);
+        assert!(o.long("lines"));
+    }
+
+    #[test]
+    fn nothing_after_double_dash_is_an_option() {
+        static GR: Grammar = G;
+        let a = words(&["-e", "x", "--", "--force", "-n"]);
+        let o = parse(&GR, &a);
+        assert!(!o.long("force"));
+        assert_eq!(texts(&a, &o.operands), ["--force", "-n"]);
+        assert_eq!(o.end_of_options, Some(2));
+    }
+
+    #[test]
+    fn bundles_split_until_a_value_option() {
+        static GR: Grammar = G;
+        let a = words(&["-rfn5", "-xe", "pat"]);
+        let o = parse(&GR, &a);
+        let names: Vec<&str> = o.globals.iter().map(|o| o.name.as_str()).collect();
+        assert_eq!(names, ["r", "f", "n", "x", "e"]);
+        assert!(o.operands.is_empty());
+    }
+
+    #[test]
+    fn subcommand_trees_keep_global_options_apart() {
+        let a = words(&[
+            "-C",
+            "repo",
+            "-c",
+            "a=b",
+            "--no-pager",
+            "push",
+            "-f",
+            "--force-w",
+            "origin",
+        ]);
+        let o = parse_program(Some("git"), &a);
+        assert_eq!(o.sub(), Some("push"));
+        assert_eq!(o.globals.len(), 3);
+        assert!(o.short('f'));
+        assert!(o.long("force-with-lease"));
+        assert_eq!(texts(&a, &o.operands), ["origin"]);
+        let a = words(&["stash", "drop", "stash@{0}"]);
+        let o = parse_program(Some("git"), &a);
+        let subs: Vec<&str> = o.subcommand.iter().map(|(s, _)| s.as_str()).collect();
+        assert_eq!(subs, ["stash", "drop"]);
+    }
+
+    #[test]
+    fn wrappers_stop_at_their_command() {
+        let a = words(&["-u", "root", "-E", "rm", "-rf", "/"]);
+        let o = parse_program(Some("sudo"), &a);
+        assert_eq!(texts(&a, &o.operands), ["rm", "-rf", "/"]);
+    }
+
+    #[test]
+    fn unknown_options_take_no_value() {
+        let a = words(&["--frobnicate", "x", "-Q", "y"]);
+        let o = parse_program(Some("no-such-program"), &a);
+        assert_eq!(texts(&a, &o.operands), ["x", "y"]);
+    }
+}
