@@ -143,7 +143,17 @@ impl Rule for KillHarness {
         }
         // `kill $PPID`, `kill 0`, `kill -- -$$`: the harness and its process group.
         let (_, pids) = crate::rules::processes::signals::kill_args(cmd);
-        if let Some(w) = pids.iter().find(|w| own_pid(cx, cmd, w)) {
+        // `kill -TERM -$PPID`: a process group written like an option word.
+        let groups = cmd
+            .args()
+            .iter()
+            .filter(|w| w.raw.trim_matches('"').starts_with("-$"));
+        if let Some(w) = pids
+            .iter()
+            .copied()
+            .chain(groups)
+            .find(|w| own_pid(cx, cmd, w))
+        {
             out.push(
                 Finding::on(
                     &Self::META,
@@ -214,7 +224,7 @@ fn own_pid(cx: &Cx, _cmd: &Command, w: &crate::model::Word) -> bool {
     let raw = w.raw.trim_matches('"');
     let group_or_parent = matches!(
         raw,
-        "$PPID" | "${PPID}" | "0" | "-0" | "-$$" | "-${$}" | "-$PPID" | "-${PPID}"
+        "$PPID" | "${PPID}" | "0" | "-$$" | "-${$}" | "-$PPID" | "-${PPID}"
     );
     group_or_parent
         || w.substitutions.iter().any(|s| {
