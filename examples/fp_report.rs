@@ -2,7 +2,10 @@
 //! (tldr-pages and NL2Bash) and prints, per rule, how many commands it flagged with a
 //! sample, plus the decision counts. Reads `../shared/`; says so and exits 0 when absent.
 //!
-//! Run: `cargo run --release --example fp_report [-- SAMPLES]`
+//! Run: `cargo run --release --example fp_report [-- SAMPLES]`. `SHELLGATE_CORPORA=DIR` reads
+//! the corpora from DIR instead (a worktree whose `../shared` is elsewhere);
+//! `FP_REPORT_DUMP=FILE` also writes one `decision<TAB>rules<TAB>command` line per command, so
+//! two builds can be diffed command by command.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -14,7 +17,10 @@ fn main() {
         .nth(1)
         .and_then(|a| a.parse().ok())
         .unwrap_or(5);
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora");
+    let dir = std::env::var_os("SHELLGATE_CORPORA")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora"));
+    let mut dump = std::env::var_os("FP_REPORT_DUMP").and_then(|p| std::fs::File::create(p).ok());
     let ctx = Context::fixture();
     for file in ["tldr.jsonl", "nl2bash.jsonl"] {
         let path = dir.join(file);
@@ -52,6 +58,17 @@ fn main() {
                 .collect();
             rules.sort();
             rules.dedup();
+            if let Some(f) = dump.as_mut() {
+                use std::io::Write;
+                let codes: Vec<&str> = rules.iter().map(|(c, _)| c.as_str()).collect();
+                let _ = writeln!(
+                    f,
+                    "{file}\t{}\t{}\t{}",
+                    a.decision.as_str(),
+                    codes.join(","),
+                    cmd.replace('\n', "\\n")
+                );
+            }
             for (code, name) in rules {
                 *counts.entry(code.clone()).or_default() += 1;
                 let e = by_rule.entry(code).or_insert_with(|| (name, Vec::new()));
@@ -62,6 +79,11 @@ fn main() {
         }
         println!("== {file}: {total} unique shell commands (keypress records skipped)");
         println!("decisions: {decisions:?}");
+        let allowed = decisions.get("allow").copied().unwrap_or(0);
+        println!(
+            "allow rate: {:.2}% ({allowed}/{total})",
+            100.0 * allowed as f64 / total.max(1) as f64
+        );
         let mut ranked: Vec<(&String, &usize)> = counts.iter().collect();
         ranked.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
         for (code, n) in ranked {

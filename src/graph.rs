@@ -104,38 +104,9 @@ pub const NETWORK_PROGRAMS: &[&str] = &[
     "git-remote",
 ];
 
-/// Interpreters whose stdin (or `-`) is code.
-pub const INTERPRETERS: &[&str] = &[
-    "python",
-    "python2",
-    "python3",
-    "pypy",
-    "pypy3",
-    "node",
-    "nodejs",
-    "deno",
-    "bun",
-    "perl",
-    "ruby",
-    "php",
-    "lua",
-    "luajit",
-    "Rscript",
-    "tclsh",
-    "wish",
-    "osascript",
-    "pwsh",
-    "powershell",
-    "irb",
-    "jshell",
-    "groovy",
-    "scala",
-    "julia",
-];
-
+/// Interpreters whose stdin (or `-`) is code: the rows of the one interpreter table.
 pub fn is_interpreter(name: &str) -> bool {
-    // Versioned names (`python3.12`, `php8.2`) are the inline-code scanner's to resolve.
-    INTERPRETERS.contains(&name) || crate::model::interp::lang_for_program(name).is_some()
+    crate::model::interp::table::lookup(name).is_some()
 }
 
 fn is_network(cmd: &Command) -> bool {
@@ -210,24 +181,20 @@ pub fn sink_inputs(cmd: &Command) -> Option<SinkInputs> {
             file: true,
         }),
         _ if is_interpreter(n) => {
-            let code_flag = args.iter().any(|a| {
-                matches!(a.as_str(), "-c" | "-e" | "-E" | "-r" | "-m" | "-p" | "eval")
-                    // `python -mjson.tool`: an attached module name.
-                    || (n.starts_with("python") && a.starts_with("-m"))
-                    || (a.starts_with('-')
-                        && !a.starts_with("--")
-                        && (a.ends_with('c') || a.ends_with('e')))
-            });
-            let operands: Vec<&String> = args
-                .iter()
-                .filter(|a| !a.starts_with('-') || a.as_str() == "-")
-                .collect();
+            let it = crate::model::interp::table::lookup(n)?;
+            let words: Vec<Option<String>> = cmd.args().iter().map(|w| w.lit()).collect();
+            let src = crate::model::interp::table::code_source(it, &words);
+            use crate::model::interp::table::CodeSource;
             Some(SinkInputs {
                 kind: SinkKind::Interpreter,
-                stdin: !code_flag
-                    && (operands.is_empty() || operands[0] == "-" || operands[0] == "/dev/stdin"),
-                args: code_flag,
-                file: !code_flag,
+                // `python3 /dev/stdin` is a script file that is stdin.
+                stdin: src == CodeSource::Stdin
+                    || (src == CodeSource::File
+                        && words.iter().flatten().any(|w| {
+                            matches!(w.as_str(), "/dev/stdin" | "/dev/fd/0" | "/proc/self/fd/0")
+                        })),
+                args: src == CodeSource::Inline,
+                file: src == CodeSource::File,
             })
         }
         _ => None,

@@ -3,146 +3,19 @@
 //! literal deletes as `rm` commands, so the same rules judge them.
 
 use super::env::Env;
-use super::interp::{self, CapKind, Lang, ShellOut};
+use super::interp::{self, CapKind, ShellOut};
 use super::lower::{Block, Lowerer};
 use super::{CmdId, InlineCode, Origin, OriginKind, Word};
 
-/// The code an interpreter invocation runs, when it is inline (flag or stdin).
+/// The code an interpreter invocation runs, when it is inline (flag or stdin), read with the
+/// interpreter's row of the interpreter table.
 fn inline_code(
-    lang: Lang,
-    name: &str,
+    it: &interp::table::Interpreter,
     argv: &[Word],
     stdin: Option<&str>,
 ) -> Option<Result<String, String>> {
-    let args = argv.get(1..).unwrap_or(&[]);
-    let flags: &[&str] = match lang {
-        Lang::Python => &["-c"],
-        Lang::Node => &["-e", "--eval", "-p", "--print"],
-        Lang::Perl => &["-e", "-E"],
-        Lang::Ruby => &["-e"],
-        Lang::Php => &["-r"],
-    };
-    let mut pieces = Vec::new();
-    let mut i = 0;
-    let mut script_operand = false;
-    if (name == "deno" || name == "bun")
-        && args.first().and_then(|w| w.lit()).as_deref() == Some("eval")
-    {
-        return Some(
-            args.get(1)
-                .and_then(|w| w.lit())
-                .ok_or_else(|| "code known only at run time".to_string()),
-        );
-    }
-    while i < args.len() {
-        let Some(a) = args[i].lit() else {
-            // `-c"$CODE"`: the flag is known, the attached code only at run time.
-            let known = args[i].text_with("\u{fffd}");
-            let prefix = known.split('\u{fffd}').next().unwrap_or("");
-            if prefix.starts_with('-')
-                && matches!(
-                    attached_code(lang, prefix, flags),
-                    Some(Some(_)) | Some(None)
-                )
-                && (prefix.len() > 2 || flags.contains(&prefix))
-            {
-                return Some(Err("the code is only known at run time".into()));
-            }
-            i += 1;
-            continue;
-        };
-        // `-c CODE`, bundles ending in the code flag (`perl -ne`, `python3 -Ic`), code attached
-        // to the flag (`python3 -c'..'`, `perl -le'..'`) and `--eval=CODE`.
-        let attached = attached_code(lang, &a, flags);
-        if let Some(Some(code)) = attached {
-            pieces.push(code);
-            i += 1;
-            if lang == Lang::Python {
-                break;
-            }
-            continue;
-        }
-        if flags.contains(&a.as_str()) || attached.is_some() {
-            match args.get(i + 1) {
-                Some(w) => match w.lit() {
-                    Some(code) => pieces.push(code),
-                    None => return Some(Err("the code is only known at run time".into())),
-                },
-                None => return Some(Err("the code flag has no argument".into())),
-            }
-            i += 2;
-            if lang == Lang::Python {
-                break;
-            }
-            continue;
-        }
-        if a == "-" {
-            break;
-        }
-        if !a.starts_with('-') {
-            script_operand = true;
-            break;
-        }
-        if lang == Lang::Python && matches!(a.as_str(), "-m" | "-W" | "-X" | "-Q") {
-            if a == "-m" {
-                return None;
-            }
-            i += 2;
-            continue;
-        }
-        i += 1;
-    }
-    if !pieces.is_empty() {
-        return Some(Ok(pieces.join("\n")));
-    }
-    if script_operand {
-        return None;
-    }
-    stdin.map(|s| Ok(s.to_string()))
-}
-
-/// Short options that take the rest of their cluster as a value, per language: a code flag
-/// after one of them is part of that value (`perl -ie` sets the backup extension `e`).
-fn value_options(lang: Lang) -> &'static str {
-    match lang {
-        Lang::Python => "WXmQ",
-        Lang::Perl => "iIMmlxCdD0",
-        Lang::Ruby => "IrCEFKTWx0",
-        Lang::Node => "r",
-        Lang::Php => "cdzf",
-    }
-}
-
-/// Read one argument as an option cluster: `Some(Some(code))` when the code is attached
-/// (`-c'..'`, `-le'..'`, `--eval=..`), `Some(None)` when the cluster ends in the code flag
-/// (the code is the next argument), `None` when the argument holds no code flag.
-///
-/// node rejects code attached to `-e` (`bad option`) but takes `--eval=`; the attached form is
-/// still read as code, so a command that shows its code is judged on it.
-fn attached_code(lang: Lang, a: &str, flags: &[&str]) -> Option<Option<String>> {
-    if let Some(long) = a.strip_prefix("--") {
-        let (name, value) = long.split_once('=')?;
-        return flags
-            .iter()
-            .any(|f| f.strip_prefix("--") == Some(name))
-            .then(|| Some(value.to_string()));
-    }
-    let cluster = a.strip_prefix('-')?;
-    let is_flag = |c: char| flags.iter().any(|f| f.len() == 2 && f.ends_with(c));
-    // node reads `-pe` as `-p -e`: a cluster of code flags takes the next argument.
-    if lang == Lang::Node && !cluster.is_empty() && cluster.chars().all(is_flag) {
-        return Some(None);
-    }
-    for (k, c) in cluster.char_indices() {
-        if is_flag(c) {
-            let rest = &cluster[k + c.len_utf8()..];
-            return Some((!rest.is_empty()).then(|| rest.to_string()));
-        }
-        if !c.is_ascii_alphanumeric() || value_options(lang).contains(c) {
-            return None;
-        }
-    }
-    None
+    let args: Vec<Option<String>> = argv.get(1..).unwrap_or(&[]).iter().map(Word::lit).collect();
+    interp::table::inline_code(it, &args, stdin)
 }
 
 fn cap_name(k: CapKind) -> &'static str {
@@ -164,12 +37,13 @@ pub(super) fn lower_inline(
     env: &mut Env,
     origin: &Origin,
 ) -> Option<Block> {
-    let lang = interp::lang_for_program(name)?;
+    let it = interp::table::lookup(name)?;
+    let lang = it.lang;
     let (span, stdin) = {
         let c = l.script.commands.get(id)?;
         (c.span, c.stdin_text.clone())
     };
-    let code = match inline_code(lang, name, argv, stdin.as_deref())? {
+    let code = match inline_code(it, argv, stdin.as_deref())? {
         Ok(c) => c,
         Err(reason) => {
             if let Some(c) = l.script.commands.get_mut(id) {
@@ -238,6 +112,31 @@ pub(super) fn lower_inline(
             &origin.push(step),
             None,
             Some(d.call.clone()),
+        );
+        out.commands.extend(b.commands);
+    }
+    for w in &scan.writes {
+        // Judged by its target like any other write: `tee` is the one writer every
+        // sensitive-path rule reads.
+        let words = vec![
+            Word::literal("tee", span),
+            Word::literal("--", span),
+            Word::literal(&w.path, span),
+        ];
+        let step = super::OriginStep {
+            kind: OriginKind::Interpreter,
+            span,
+            detail: format!("{name} {}", w.call),
+        };
+        let b = l.run_argv(
+            words,
+            Vec::new(),
+            Vec::new(),
+            span,
+            env,
+            &origin.push(step),
+            None,
+            Some(w.call.clone()),
         );
         out.commands.extend(b.commands);
     }

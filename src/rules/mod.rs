@@ -229,6 +229,7 @@ pub static RULES: &[&dyn Rule] = &[
     &git::discard_changes::DiscardChanges,
     &git::stash_drop::StashDrop,
     &git::history_rewrite::HistoryRewrite,
+    &git::sync_delete::SyncDelete,
     &remote_code::remote_content_executed::RemoteContentExecuted,
     &remote_code::decoded_content_executed::DecodedContentExecuted,
     &remote_code::runtime_code_string::RuntimeCodeString,

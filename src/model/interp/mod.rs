@@ -6,15 +6,18 @@
 //! string: a [`Capability`] and a [`DeleteCall`] span the call, a [`ShellOut`] spans the
 //! literal argument(s) it was read from.
 
+mod dialect;
 mod lexer;
 mod node;
 mod perl;
 mod php;
 mod python;
 mod ruby;
+pub mod table;
 mod tokens;
 
-/// A language whose inline code shellgate can read.
+/// A language whose inline code shellgate can read: the first five have hand-written
+/// scanners, the rest are read with a dialect table (`dialect.rs`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Lang {
     Python,
@@ -22,24 +25,55 @@ pub enum Lang {
     Perl,
     Ruby,
     Php,
+    Lua,
+    R,
+    Julia,
+    Tcl,
+    Scheme,
+    Lisp,
+    Haskell,
+    Ocaml,
+    PowerShell,
+    JvmScript,
+    AppleScript,
+    Gdb,
+    Bpftrace,
+    Dc,
+    /// A language shellgate has no dialect for: only calls that look like shell-outs
+    /// (`system("..")`, `os.cmd('..')`) and common delete/write/network names are read.
+    Generic,
 }
 
-/// Interpreter program basename → language: python, python2, python3, python3.12, pypy3,
-/// node, nodejs, deno (only when used as `deno eval`—caller handles that), bun, perl,
-/// perl5.36, ruby, php, php8.2 ...
+impl Lang {
+    /// Every language, for tests that must cover each scanner.
+    pub const ALL: &'static [Lang] = &[
+        Lang::Python,
+        Lang::Node,
+        Lang::Perl,
+        Lang::Ruby,
+        Lang::Php,
+        Lang::Lua,
+        Lang::R,
+        Lang::Julia,
+        Lang::Tcl,
+        Lang::Scheme,
+        Lang::Lisp,
+        Lang::Haskell,
+        Lang::Ocaml,
+        Lang::PowerShell,
+        Lang::JvmScript,
+        Lang::AppleScript,
+        Lang::Gdb,
+        Lang::Bpftrace,
+        Lang::Dc,
+        Lang::Generic,
+    ];
+}
+
+/// Interpreter program name → language, from the one interpreter table ([`table`]):
+/// `python3.12`, `/usr/bin/lua5.4`, `pwsh.exe`, ...
 pub fn lang_for_program(name: &str) -> Option<Lang> {
-    let base = name.rsplit('/').next().unwrap_or(name);
-    let base = base.strip_suffix(".exe").unwrap_or(base);
-    // Versioned names (`python3.12`, `perl5.36`, `php8.2`, `ruby3.3`) keep the family prefix.
-    let family = base.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
-    match family {
-        "python" | "pypy" | "python-dbg" => Some(Lang::Python),
-        "node" | "nodejs" | "deno" | "bun" => Some(Lang::Node),
-        "perl" => Some(Lang::Perl),
-        "ruby" | "jruby" | "truffleruby" => Some(Lang::Ruby),
-        "php" | "php-cli" => Some(Lang::Php),
-        _ => None,
-    }
+    table::lookup(name).map(|i| i.lang)
 }
 
 /// What a piece of code is able to do; ordered from the most to the least direct harm.
@@ -95,6 +129,18 @@ pub struct DeleteCall {
     pub end: usize,
 }
 
+/// A write call whose target path is a literal string (`shutil.copytree(a, 'dst')`,
+/// `df.to_csv('out.csv')`, `zipfile.ZipFile(z).extractall('/etc')`): judged by its target
+/// like any other write.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WriteCall {
+    pub path: String,
+    /// e.g. "shutil.copytree"
+    pub call: String,
+    pub start: usize,
+    pub end: usize,
+}
+
 /// Everything `scan` learned about one piece of code.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct CodeScan {
@@ -103,6 +149,8 @@ pub struct CodeScan {
     pub shell_outs: Vec<ShellOut>,
     /// only those whose path argument is a literal string
     pub deletes: Vec<DeleteCall>,
+    /// only those whose target path is a literal string
+    pub writes: Vec<WriteCall>,
     /// true when the tokenizer could not read the code (unterminated string, obviously not
     /// this language, too large > 1 MiB, nesting too deep); callers then treat it as capable
     /// of anything
@@ -134,6 +182,7 @@ pub fn scan(lang: Lang, code: &str) -> CodeScan {
         Lang::Perl => perl::scan(code, &mut out),
         Lang::Ruby => ruby::scan(code, &mut out),
         Lang::Php => php::scan(code, &mut out),
+        other => dialect::scan(other, code, &mut out),
     }
     out.finish()
 }
@@ -201,6 +250,47 @@ impl Out {
         });
     }
 
+    pub(crate) fn write(&mut self, path: String, call: &str, (start, end): (usize, usize)) {
+        self.scan.writes.push(WriteCall {
+            path,
+            call: call.to_string(),
+            start,
+            end,
+        });
+    }
+
+    /// Takes over everything another scan of nested code found.
+    pub(crate) fn merge(&mut self, other: Out) {
+        self.absorb(other.scan, 0);
+    }
+
+    /// Takes over a finished scan of code that starts at byte `offset` of this code.
+    pub(crate) fn absorb(&mut self, s: CodeScan, offset: usize) {
+        let sh = |(a, b): (usize, usize)| (a + offset, b + offset);
+        for c in s.capabilities {
+            self.cap(c.kind, &c.what, sh((c.start, c.end)));
+        }
+        for o in s.shell_outs {
+            match o {
+                ShellOut::Code { code, start, end } => self.code(code, sh((start, end))),
+                ShellOut::Argv { argv, start, end } => self.argv(argv, sh((start, end))),
+            }
+        }
+        for d in s.deletes {
+            self.delete(d.path, d.recursive, &d.call, sh((d.start, d.end)));
+        }
+        for w in s.writes {
+            self.write(w.path, &w.call, sh((w.start, w.end)));
+        }
+        if s.unreadable {
+            self.fail(
+                s.unreadable_reason
+                    .as_deref()
+                    .unwrap_or("unreadable nested code"),
+            );
+        }
+    }
+
     fn finish(mut self) -> CodeScan {
         let s = &mut self.scan;
         s.capabilities
@@ -208,6 +298,7 @@ impl Out {
         s.capabilities.dedup();
         s.shell_outs.dedup();
         s.deletes.dedup();
+        s.writes.dedup();
         self.scan
     }
 }
@@ -219,6 +310,13 @@ mod tests {
     #[test]
     fn maps_interpreter_names_to_languages() {
         for (name, lang) in [
+            ("lua5.4", Lang::Lua),
+            ("Rscript", Lang::R),
+            ("tclsh8.6", Lang::Tcl),
+            ("expect", Lang::Tcl),
+            ("pwsh", Lang::PowerShell),
+            ("osascript", Lang::AppleScript),
+            ("gdb", Lang::Gdb),
             ("python", Lang::Python),
             ("python3.12", Lang::Python),
             ("/usr/bin/python2", Lang::Python),
@@ -246,7 +344,7 @@ mod tests {
 
     #[test]
     fn binary_input_is_unreadable_in_every_language() {
-        for lang in [Lang::Python, Lang::Node, Lang::Perl, Lang::Ruby, Lang::Php] {
+        for &lang in Lang::ALL {
             assert!(scan(lang, "print(1)\0\x01").unreadable);
         }
     }
@@ -291,7 +389,7 @@ mod tests {
         #[test]
         fn scan_never_panics_on_lossy_bytes(bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..300)) {
             let code = String::from_utf8_lossy(&bytes);
-            for lang in [Lang::Python, Lang::Node, Lang::Perl, Lang::Ruby, Lang::Php] {
+            for &lang in Lang::ALL {
                 let s = scan(lang, &code);
                 for c in &s.capabilities {
                     proptest::prop_assert!(c.start <= c.end && c.end <= code.len());

@@ -199,9 +199,8 @@ fn classify(name: &str) -> Option<CapKind> {
             Some(CapKind::Process)
         }
         "shutil" if matches!(first, "" | "rmtree" | "move") => Some(CapKind::Delete),
-        "shutil" if first.starts_with("copy") || matches!(first, "chown" | "unpack_archive") => {
-            Some(CapKind::Write)
-        }
+        // Copies are judged by their target (see `call`).
+        "shutil" if matches!(first, "chown" | "unpack_archive") => Some(CapKind::Write),
         "urllib" if first == "parse" => None,
         "http" if matches!(first, "client" | "server") => Some(CapKind::Network),
         m if NETWORK.contains(&m) => Some(CapKind::Network),
@@ -209,11 +208,13 @@ fn classify(name: &str) -> Option<CapKind> {
         "asyncio" if matches!(first, "open_connection" | "start_server") => Some(CapKind::Network),
         "platform" if first == "popen" => Some(CapKind::Process),
         "ctypes" | "cffi" | "runpy" => Some(CapKind::Eval),
-        "pickle" | "cPickle" | "_pickle" | "dill" | "marshal" | "shelve"
-            if matches!(first, "loads" | "load" | "Unpickler" | "open") =>
-        {
+        // Deserialising a file (`pickle.load(f)`, `torch.load(p)`, `shelve.open`) reads it,
+        // like running a script in the workspace; bytes from anywhere (`pickle.loads(
+        // base64.b64decode(..))`) are a way to hide code.
+        "pickle" | "cPickle" | "_pickle" | "dill" | "marshal" if first == "loads" => {
             Some(CapKind::Eval)
         }
+
         "importlib" if !matches!(first, "" | "import_module") => Some(CapKind::Eval),
         "code" if first.starts_with("interact") || first.starts_with("Interactive") => {
             Some(CapKind::Eval)
@@ -393,11 +394,56 @@ impl<'t, 'o> Scanner<'t, 'o> {
         }
     }
 
+    /// The index after an `import a.b as c, d` or `from m import (x as y, z)` statement at `i`:
+    /// an import only binds names, it is no capability by itself.
+    fn skip_import(&self, i: usize) -> usize {
+        let mut j = i + 1;
+        let names = |s: &Self, mut j: usize| loop {
+            let (_, k) = s.dotted(j);
+            j = k;
+            if s.ident(j) == Some("as") {
+                j += 2;
+            }
+            if !s.is(j, ",") {
+                return j;
+            }
+            j += 1;
+        };
+        if self.ident(i) == Some("import") {
+            return names(self, j);
+        }
+        while self.is(j, ".") {
+            j += 1;
+        }
+        if self.ident(j).is_some() && self.ident(j) != Some("import") {
+            j = self.dotted(j).1;
+        }
+        if self.ident(j) != Some("import") {
+            return i + 1;
+        }
+        j += 1;
+        if self.is(j, "*") {
+            return j + 1;
+        }
+        let paren = self.is(j, "(");
+        if paren {
+            j += 1;
+        }
+        j = names(self, j);
+        if paren && self.is(j, ")") {
+            j += 1;
+        }
+        j
+    }
+
     /// Looks at token `i`; returns the index to continue from.
     fn visit(&mut self, i: usize) -> usize {
         let Some(word) = self.ident(i) else {
             return i + 1;
         };
+        if matches!(word, "import" | "from") && !self.is(i.wrapping_sub(1), ".") {
+            return self.skip_import(i).max(i + 1);
+        }
         if self.is(i.wrapping_sub(1), ".") {
             self.method(i, word);
             return i + 1;
@@ -563,8 +609,30 @@ impl<'t, 'o> Scanner<'t, 'o> {
             {
                 self.exec_family(short, &pos);
             }
+            // Writes judged by their target when it is literal, a write capability otherwise.
+            _ if name.starts_with("shutil.copy")
+                || name == "torch.save"
+                || name.starts_with("numpy.save") =>
+            {
+                let target = if name.starts_with("numpy") {
+                    arg("file", 0)
+                } else if name == "torch.save" {
+                    arg("f", 1)
+                } else {
+                    arg("dst", 1)
+                };
+                match target.and_then(|a| self.lit(&a)) {
+                    Some(p) => self.out.write(p, name, span),
+                    None => self.out.cap(CapKind::Write, name, span),
+                }
+            }
             "shutil.rmtree" | "shutil.move" | "os.remove" | "os.unlink" | "os.rmdir"
             | "os.removedirs" => {
+                if name == "shutil.move"
+                    && let Some(p) = arg("dst", 1).and_then(|a| self.lit(&a))
+                {
+                    self.out.write(p, name, span);
+                }
                 let key = if short == "move" { "src" } else { "path" };
                 if let Some(p) = arg(key, 0).and_then(|a| self.lit(&a)) {
                     self.out
@@ -663,6 +731,46 @@ impl<'t, 'o> Scanner<'t, 'o> {
             "unlink" | "rmdir" => self.out.cap(CapKind::Delete, &format!("Path.{word}"), span),
             "write_text" | "write_bytes" | "chmod" | "lchmod" | "symlink_to" | "hardlink_to" => {
                 self.out.cap(CapKind::Write, &format!("Path.{word}"), span);
+            }
+            // Writes to a path given as the argument: with a literal target they are judged by
+            // that target like any other write; with another target they are a write
+            // capability. `df.to_csv()` with no path returns a string and writes nothing.
+            "to_csv" | "to_parquet" | "to_json" | "to_excel" | "to_pickle" | "to_feather"
+            | "to_hdf" | "to_html" | "to_markdown" | "to_latex" | "to_xml" | "to_stata"
+            | "to_orc" | "savefig" | "save" | "extractall" | "extract" => {
+                let Some((args, _)) = tokens::args(self.t, i + 1) else {
+                    return;
+                };
+                let keys = [
+                    "path_or_buf",
+                    "path",
+                    "fname",
+                    "fp",
+                    "filename",
+                    "excel_writer",
+                ];
+                let target = keys
+                    .iter()
+                    .find_map(|k| tokens::kwarg(self.t, &args, k))
+                    .or_else(|| {
+                        // `zf.extract(member, path)`: the member comes first.
+                        let p = tokens::positional(self.t, &args);
+                        if word == "extract" {
+                            p.get(1).cloned()
+                        } else {
+                            p.first().cloned()
+                        }
+                    });
+                let what = format!(".{word}()");
+                match target {
+                    Some(t) => match self.lit(&t) {
+                        Some(p) => self.out.write(p, &what, span),
+                        None => self.out.cap(CapKind::Write, &what, span),
+                    },
+                    // `extractall()` writes into the working directory.
+                    None if word.starts_with("extract") => self.out.write(".".into(), &what, span),
+                    None => {}
+                }
             }
             "open" => {
                 if let Some((args, _)) = tokens::args(self.t, i + 1) {
@@ -815,30 +923,30 @@ mod tests {
     }
 
     #[test]
-    fn module_imports_are_capabilities_but_os_is_not() {
+    fn imports_alone_are_no_capability_but_their_use_is() {
+        for code in [
+            "import subprocess",
+            "import socket",
+            "import requests, pexpect",
+            "import shutil",
+            "from os import system",
+            "import http.client",
+            "from subprocess import (run as r, PIPE)",
+            "import os.path as p, sys",
+        ] {
+            assert_eq!(kinds(code), vec![], "{code}");
+        }
         assert_eq!(
-            kinds("import subprocess"),
-            vec![(CapKind::Process, "subprocess".into())]
+            kinds("import subprocess\nsubprocess.run(x)"),
+            vec![(CapKind::Process, "subprocess.run".into())]
         );
         assert_eq!(
-            kinds("import socket"),
-            vec![(CapKind::Network, "socket".into())]
+            kinds("import requests; requests.get(u)"),
+            vec![(CapKind::Network, "requests.get".into())]
         );
         assert_eq!(
-            kinds("import requests"),
-            vec![(CapKind::Network, "requests".into())]
-        );
-        assert_eq!(
-            kinds("import shutil"),
-            vec![(CapKind::Delete, "shutil".into())]
-        );
-        assert_eq!(
-            kinds("from os import system"),
+            kinds("from os import system; system(c)"),
             vec![(CapKind::Process, "os.system".into())]
-        );
-        assert_eq!(
-            kinds("import http.client"),
-            vec![(CapKind::Network, "http.client".into())]
         );
         assert!(
             kinds("from os import *\nsystem('x')")
@@ -881,10 +989,62 @@ mod tests {
             "exec(s)",
             "compile(s, 'f', 'exec')",
             "import pickle; pickle.loads(b)",
-            "import ctypes",
+            "import ctypes; ctypes.CDLL(None)",
         ] {
             assert!(kinds(code).iter().any(|k| k.0 == CapKind::Eval), "{code}");
         }
+    }
+
+    #[test]
+    fn deserialising_a_file_is_a_read() {
+        for code in [
+            "import pickle; m = pickle.load(open('m.pkl', 'rb'))",
+            "import torch; m = torch.load('model.pt')",
+            "with open(f, 'rb') as fh: data = fh.read()",
+            "import pandas as pd; print(pd.read_csv('a.csv').to_csv())",
+        ] {
+            assert_eq!(kinds(code), vec![], "{code}");
+        }
+    }
+
+    #[test]
+    fn writes_with_literal_targets_are_recorded_for_the_write_rules() {
+        let targets = |code: &str| -> Vec<String> {
+            scan_lang(Lang::Python, code)
+                .writes
+                .into_iter()
+                .map(|w| w.path)
+                .collect()
+        };
+        assert_eq!(
+            targets("import zipfile; zipfile.ZipFile('a.zip').extractall('/etc')"),
+            ["/etc"]
+        );
+        assert_eq!(
+            targets("import zipfile; zipfile.ZipFile('a.zip').extractall()"),
+            ["."]
+        );
+        assert_eq!(
+            targets("import shutil; shutil.copytree('a', '/home/u/.ssh')"),
+            ["/home/u/.ssh"]
+        );
+        assert_eq!(
+            targets("import pandas as pd; pd.DataFrame().to_csv('out.csv')"),
+            ["out.csv"]
+        );
+        assert_eq!(targets("df.to_csv(path_or_buf='~/.bashrc')"), ["~/.bashrc"]);
+        assert_eq!(targets("import torch; torch.save(m, 'm.pt')"), ["m.pt"]);
+        assert!(
+            kinds("df.to_csv(out)")
+                .iter()
+                .any(|k| k.0 == CapKind::Write)
+        );
+        assert!(
+            kinds("import shutil; shutil.copytree(a, dst)")
+                .iter()
+                .any(|k| k.0 == CapKind::Write)
+        );
+        assert_eq!(kinds("import shutil; shutil.copytree('a', 'b')"), vec![]);
     }
 
     #[test]

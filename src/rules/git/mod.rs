@@ -9,6 +9,7 @@ pub mod force_push;
 pub mod history_rewrite;
 pub mod reset_hard;
 pub mod stash_drop;
+pub mod sync_delete;
 
 use crate::model::{Command, Word};
 

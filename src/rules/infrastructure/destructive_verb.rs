@@ -8,13 +8,20 @@ use crate::rules::{Cx, Finding, Rule};
 
 declare_rule! {
     /// ## What it does
-    /// Flags a command whose first one to three non-option words contain a destructive
-    /// verb: `delete`, `destroy`, `remove`, `rm`, `purge`, `drop`, `terminate`, `wipe`,
-    /// `prune`, `undefine`, `erase`, `nuke`, `flush`/`flushall`/`flushdb`,
-    /// `factory-reset`, those verbs with a suffix (`delete-cluster`, `drop_database`) or as
-    /// the last part of a task name (`rails db:drop`, `heroku apps:destroy`,
-    /// `php artisan db:wipe`, `migrate:fresh`), and `reset` with `--force`/`-f`
-    /// (`npx prisma migrate reset --force`). It applies to any program, including ones
+    /// Judges a program by what its subcommand verb does, from the **verb lexicon**
+    /// (`LEXICON` in this file: one row per verb with its meaning and when it counts). It
+    /// flags a command whose first one to three non-option words contain a verb that
+    /// destroys state (`delete`, `destroy`, `remove`, `rm`, `purge`, `drop`, `terminate`,
+    /// `wipe`, `prune`, `undefine`, `erase`, `nuke`, `flush*`, `factory-reset`, `forget`,
+    /// those verbs with a suffix (`delete-cluster`, `drop_database`) or as the last part of
+    /// a task name (`rails db:drop`, `heroku apps:destroy`, `php artisan db:wipe`,
+    /// `migrate:fresh`)); halts a machine or VM (`halt`, `poweroff`: `vagrant halt --force`); stops a
+    /// named service, VM or queue, or all of them (`stop` as the subcommand: `pm2 stop app`,
+    /// `supervisorctl stop all`), or restarts all or a daemon (`apachectl restart`); kills
+    /// every job it manages (`kill --all`, `pm2 kill`; not `pueue kill 3`); garbage-collects
+    /// (`gc`: `dvc gc`; `clean all`: `nh clean all`); or resets a machine or database
+    /// (`reset` with `--force` or a target: `kubeadm reset -f`, `virsh reset vm1`,
+    /// `npx prisma migrate reset --force`). It applies to any program, including ones
     /// shellgate has no rule for (`virsh undefine --remove-all-storage`, `gh repo delete`,
     /// `lxc delete`, `dropdb`), except programs with their own rules, version control
     /// (`git rm`, `hg remove`), project dependency and toolchain managers (`npm uninstall`,
@@ -31,6 +38,9 @@ declare_rule! {
     /// echo "delete the cache"     # allow: echo only prints
     /// ```
     ///
+    /// To add a verb, add a row to `LEXICON` with its meaning and scope, and pass/fail
+    /// examples here.
+    ///
     /// ## Known limitations
     /// Verbs are matched by name, not by knowing each CLI: a read-only subcommand named
     /// like a verb (`tool remove --dry-run`) still asks, and verbs placed after the third
@@ -43,29 +53,121 @@ declare_rule! {
     hermes: [],
     programs: [],
     summary: "A CLI subcommand whose verb destroys persistent or remote state",
-    pass: ["echo delete", "grep -r remove src", "npm uninstall lodash", "cargo remove serde", "poetry remove x", "pip uninstall x", "git rm f", "git branch -d x", "gh repo list", "virsh list --all", "rails db:migrate", "lxc launch ubuntu x"],
-    fail: ["rails db:drop", "bin/rails db:drop", "rake db:drop", "virsh undefine vm --remove-all-storage", "gh repo delete owner/r --yes", "lxc delete x --force", "dropdb mydb", "heroku apps:destroy --app x", "php artisan db:wipe", "npx prisma migrate reset --force", "redis-cli flushall", "redis-cli -h h FLUSHDB", "multipass purge", "flyctl apps destroy x"],
+    pass: ["echo delete", "grep -r remove src", "npm uninstall lodash", "cargo remove serde", "poetry remove x", "pip uninstall x", "git rm f", "git branch -d x", "gh repo list", "virsh list --all", "rails db:migrate", "lxc launch ubuntu x", "pueue kill 3", "nx reset", "pm2 logs", "vagrant up", "ssh host stop", "npm stop", "bazel shutdown", "bazel clean", "make clean"],
+    fail: ["rails db:drop", "bin/rails db:drop", "rake db:drop", "virsh undefine vm --remove-all-storage", "gh repo delete owner/r --yes", "lxc delete x --force", "dropdb mydb", "heroku apps:destroy --app x", "php artisan db:wipe", "npx prisma migrate reset --force", "redis-cli flushall", "redis-cli -h h FLUSHDB", "multipass purge", "flyctl apps destroy x", "vagrant halt --force", "virsh destroy vm1", "apachectl restart", "pueue kill --all", "supervisorctl stop all", "dvc gc -w", "nh clean all", "kubeadm reset -f", "virsh reset vm1", "pm2 kill", "restic forget --keep-last 1 --prune"],
 }
 
-const VERBS: &[&str] = &[
-    "delete",
-    "destroy",
-    "remove",
-    "rm",
-    "purge",
-    "drop",
-    "terminate",
-    "wipe",
-    "prune",
-    "undefine",
-    "erase",
-    "nuke",
-    "flush",
-    "flushall",
-    "flushdb",
-    "factory-reset",
-    "factoryreset",
+/// What a subcommand verb does to the resource it names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Meaning {
+    /// Deletes persistent or remote state.
+    Destroy,
+    /// Powers a machine or VM off, or ends a server.
+    Halt,
+    /// Stops or restarts a service, VM or job queue.
+    Stop,
+    /// Kills jobs or processes it manages.
+    Kill,
+    /// Garbage-collects: deletes what it judges unreferenced.
+    Collect,
+    /// Resets a machine, cluster node or database.
+    Reset,
+}
+
+impl Meaning {
+    fn describe(self) -> &'static str {
+        match self {
+            Meaning::Destroy => "destroys persistent or remote state",
+            Meaning::Halt => "halts a machine, VM or server",
+            Meaning::Stop => "stops or restarts a service, VM or job queue",
+            Meaning::Kill => "kills the jobs or processes it manages",
+            Meaning::Collect => "garbage-collects, deleting data it judges unreferenced",
+            Meaning::Reset => "resets a machine, cluster node or database",
+        }
+    }
+}
+
+/// When a verb counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    /// Always (`delete`, `halt`).
+    Any,
+    /// Only as the subcommand itself, the first operand (`apachectl restart`, `pm2 stop
+    /// app`), where a later word is more often data (`ssh host stop`).
+    First,
+    /// Only over everything: `--all`, `-a`, `all` or `*` among the arguments, or no operand
+    /// after the verb (`pueue kill --all`, `pm2 kill`; `pueue kill 3` is like `kill <pid>`).
+    All,
+    /// Only with `--force`/`-f`/`--yes` or naming a resource after the verb
+    /// (`kubeadm reset -f`, `virsh reset vm1`; `nx reset` only clears a cache).
+    ForceOrTarget,
+    /// Only with an explicit `all`/`--all`/`-a` (`nh clean all`; `bazel clean` removes only
+    /// build outputs).
+    ExplicitAll,
+    /// As the subcommand, of a named resource or of all (`pm2 stop app`, `qm stop 100`,
+    /// `supervisorctl stop all`), or said to a daemon's control program (`apachectl stop`,
+    /// `gitlab-ctl stop`). A bare `stop` of a tool's own session (`timew stop`, `mpc
+    /// stop`) does not count.
+    Target,
+    /// As the subcommand, of all (`pm2 restart all`), or said to a daemon's control program
+    /// (`apachectl restart`): restarting one named job re-runs it (`pueue restart 3`).
+    Control,
+}
+
+/// One verb of the lexicon.
+#[derive(Debug, Clone, Copy)]
+pub struct Verb {
+    pub word: &'static str,
+    pub meaning: Meaning,
+    pub scope: Scope,
+}
+
+const fn v(word: &'static str, meaning: Meaning, scope: Scope) -> Verb {
+    Verb {
+        word,
+        meaning,
+        scope,
+    }
+}
+
+/// The verb lexicon over subcommand words. Destroy verbs also count with a suffix
+/// (`delete-cluster`, `drop_database`) and as the last part of a task name (`db:drop`).
+pub static LEXICON: &[Verb] = &[
+    v("delete", Meaning::Destroy, Scope::Any),
+    v("destroy", Meaning::Destroy, Scope::Any),
+    v("remove", Meaning::Destroy, Scope::Any),
+    v("rm", Meaning::Destroy, Scope::Any),
+    v("purge", Meaning::Destroy, Scope::Any),
+    v("drop", Meaning::Destroy, Scope::Any),
+    v("terminate", Meaning::Destroy, Scope::Any),
+    v("wipe", Meaning::Destroy, Scope::Any),
+    v("prune", Meaning::Destroy, Scope::Any),
+    v("undefine", Meaning::Destroy, Scope::Any),
+    v("erase", Meaning::Destroy, Scope::Any),
+    v("nuke", Meaning::Destroy, Scope::Any),
+    v("obliterate", Meaning::Destroy, Scope::Any),
+    v("flush", Meaning::Destroy, Scope::Any),
+    v("flushall", Meaning::Destroy, Scope::Any),
+    v("flushdb", Meaning::Destroy, Scope::Any),
+    v("factory-reset", Meaning::Destroy, Scope::Any),
+    v("factoryreset", Meaning::Destroy, Scope::Any),
+    v("forget", Meaning::Destroy, Scope::First),
+    v("halt", Meaning::Halt, Scope::Any),
+    v("poweroff", Meaning::Halt, Scope::Any),
+    v("power-off", Meaning::Halt, Scope::Any),
+    v("stop", Meaning::Stop, Scope::Target),
+    v("restart", Meaning::Stop, Scope::Control),
+    v("kill", Meaning::Kill, Scope::All),
+    v("gc", Meaning::Collect, Scope::Any),
+    v("clean", Meaning::Collect, Scope::ExplicitAll),
+    v("collect-garbage", Meaning::Collect, Scope::Any),
+    v("reset", Meaning::Reset, Scope::ForceOrTarget),
 ];
+
+fn lexicon(word: &str) -> Option<&'static Verb> {
+    LEXICON.iter().find(|v| v.word == word)
+}
+
 /// Verbs that count as the last part of a task name (`db:reset`, `migrate:fresh`).
 const TASK_VERBS: &[&str] = &["reset", "fresh"];
 /// Programs that are themselves a destructive verb.
@@ -379,6 +481,42 @@ const EXCLUDED: &[&str] = &[
     "make",
 ];
 
+/// Programs whose own rules judge stopping, restarting and killing (the lexicon's other
+/// meanings apply to every program not excluded above... except these).
+const LIFECYCLE_RULED: &[&str] = &[
+    "docker",
+    "podman",
+    "nerdctl",
+    "docker-compose",
+    "podman-compose",
+    "systemctl",
+    "service",
+    "launchctl",
+    "hermes",
+    "kubectl",
+    "kill",
+    "pkill",
+    "killall",
+    "shutdown",
+    "reboot",
+    "halt",
+    "poweroff",
+];
+
+/// Excluded programs (the first group of `EXCLUDED`) whose rules judge only deletion: the
+/// lexicon still judges their other verbs (`vagrant halt --force`).
+const DESTROY_ONLY_RULES: &[&str] = &[
+    "vagrant",
+    "terraform",
+    "tofu",
+    "pulumi",
+    "serverless",
+    "sls",
+    "sam",
+    "cdk",
+    "cdktf",
+];
+
 /// Interpreter entry points that take a task name (`php artisan db:wipe`).
 const TASK_RUNNERS: &[&str] = &["artisan", "manage.py", "bin/console", "console"];
 
@@ -389,23 +527,67 @@ fn has_own_rule(name: &str) -> bool {
         .any(|r| r.meta().code != DestructiveVerb::META.code && r.meta().programs.contains(&name))
 }
 
-fn verb_like(w: &str, force: bool) -> bool {
+/// The meaning of `w` as a verb at operand position `pos` (0 = the subcommand), given the
+/// arguments after it.
+fn verb_meaning(
+    program: &str,
+    w: &str,
+    pos: usize,
+    after: &[&String],
+    all_args: &[String],
+) -> Option<Meaning> {
     let lower = w.to_ascii_lowercase();
     let w = lower.as_str();
     let last = w.rsplit(':').next().unwrap_or(w);
     let colon = w.contains(':');
     if w.contains('/') || w.contains('.') || w.contains('=') {
-        return false;
+        return None;
     }
-    VERBS.contains(&last)
-        || (colon && TASK_VERBS.contains(&last))
-        || (last == "reset" && force)
-        || VERBS.iter().any(|v| {
-            last.len() > v.len() + 1
-                && last.starts_with(v)
-                && matches!(last.as_bytes().get(v.len()), Some(b'-' | b'_'))
-                && *v != "rm"
+    let force = all_args.iter().any(|a| {
+        matches!(
+            a.as_str(),
+            "--force" | "-f" | "--yes-i-really-mean-it" | "--yes" | "-y"
+        )
+    });
+    if colon && TASK_VERBS.contains(&last) {
+        return Some(Meaning::Destroy);
+    }
+    if let Some(verb) = lexicon(last) {
+        // A task name (`server:stop`, `queue:restart`) counts only for destroy verbs.
+        if colon && verb.meaning != Meaning::Destroy {
+            return None;
+        }
+        let all = all_args
+            .iter()
+            .any(|a| matches!(a.as_str(), "--all" | "-a" | "all"));
+        let base = program.rsplit('/').next().unwrap_or(program);
+        let control = base.ends_with("ctl") || base.ends_with("-ctl") || base.ends_with("_ctl");
+        let counts = match verb.scope {
+            Scope::Any => true,
+            Scope::First => pos == 0,
+            Scope::All => {
+                after.is_empty()
+                    || all_args
+                        .iter()
+                        .any(|a| matches!(a.as_str(), "--all" | "-a" | "all" | "*"))
+            }
+            Scope::ForceOrTarget => force || (pos == 0 && !after.is_empty()),
+            Scope::ExplicitAll => all,
+            Scope::Target => pos == 0 && (control || all || !after.is_empty()),
+            Scope::Control => pos == 0 && (control || all),
+        };
+        return counts.then_some(verb.meaning);
+    }
+    // `delete-cluster`, `drop_database`: a destroy verb with a suffix.
+    LEXICON
+        .iter()
+        .filter(|v| v.meaning == Meaning::Destroy && v.scope == Scope::Any && v.word != "rm")
+        .any(|v| {
+            last.len() > v.word.len() + 1
+                && last.starts_with(v.word)
+                && matches!(last.as_bytes().get(v.word.len()), Some(b'-' | b'_'))
         })
+        .then_some(Meaning::Destroy)
 }
 
 fn destroys(cmd: &Command) -> Option<String> {
@@ -422,6 +604,7 @@ fn destroys(cmd: &Command) -> Option<String> {
         .filter(|a| !a.starts_with('-') && !a.starts_with('+'))
         .collect();
     let interpreter = crate::graph::is_interpreter(name) || crate::model::is_shell(name);
+    let mut destroy_only = false;
     if interpreter {
         let first = ops.first()?;
         if !TASK_RUNNERS
@@ -431,6 +614,8 @@ fn destroys(cmd: &Command) -> Option<String> {
             return None;
         }
         ops.remove(0);
+    } else if DESTROY_ONLY_RULES.contains(&name) {
+        destroy_only = true;
     } else if EXCLUDED.contains(&name) || has_own_rule(name) {
         return None;
     }
@@ -440,15 +625,21 @@ fn destroys(cmd: &Command) -> Option<String> {
     {
         return None;
     }
-    let force = args
-        .iter()
-        .any(|a| a == "--force" || a == "-f" || a == "--yes-i-really-mean-it");
-    let path: Vec<&String> = ops.into_iter().take(3).collect();
-    let i = path.iter().position(|w| verb_like(w, force))?;
+    let path: Vec<&String> = ops.iter().take(3).copied().collect();
+    let (i, meaning) = path.iter().enumerate().find_map(|(i, w)| {
+        let m = verb_meaning(name, w, i, &ops[i + 1..], &args)?;
+        let ruled = if m == Meaning::Destroy {
+            destroy_only
+        } else {
+            LIFECYCLE_RULED.contains(&name)
+        };
+        (!ruled).then_some((i, m))
+    })?;
     let shown: Vec<&str> = path[..=i].iter().map(|s| s.as_str()).collect();
     Some(format!(
-        "`{name} {}` destroys persistent or remote state",
-        shown.join(" ")
+        "`{name} {}` {}",
+        shown.join(" "),
+        meaning.describe()
     ))
 }
 

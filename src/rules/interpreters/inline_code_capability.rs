@@ -8,15 +8,23 @@ use crate::rules::{Cx, Finding, Rule};
 
 declare_rule! {
     /// ## What it does
-    /// Reads inline interpreter code — `python -c`, `python3 -` or a heredoc into `python3`,
-    /// `node -e/-p`, `perl -e/-E`, `ruby -e`, `php -r`, `deno eval` — with a small
-    /// tokenizer per language (comments and string contents are not code) and flags it when
-    /// it can run processes (`os.system`, `subprocess`, `child_process`, backticks), delete
-    /// or write files (`shutil.rmtree`, `os.remove`, `open(.., 'w')`, `fs.rmSync`), open
-    /// network connections (`socket`, `requests`, `http`), or evaluate strings (`eval`,
-    /// `exec`), or when the code cannot be read. Pure computation and reading is allowed.
-    /// Literal shell-outs and deletes are also lowered as commands, so
-    /// `os.system("rm -rf /")` is judged as `rm -rf /` (blocked) by the filesystem rules.
+    /// Reads inline interpreter code — every row of the **interpreter table**
+    /// (`src/model/interp/table.rs`): `python -c`, `node -e/-p`, `perl -e/-E`, `ruby -e`,
+    /// `php -r`, `deno eval`, `bun -e`, `lua -e`, `R`/`Rscript -e`, `julia -e`, `tclsh`,
+    /// `expect -c`, `guile -c`, `clisp -x`, `sbcl --eval`, `ghc -e`, `ocaml`, `pwsh -c`,
+    /// `jrunscript -e`, `osascript -e`, `gdb -ex`, `bpftrace -e`, `dc -e`, and heredocs or
+    /// pipes into any of them, with code attached to its option (`ruby -e'..'`) wherever
+    /// that interpreter accepts it — with a scanner per language (hand-written for the first
+    /// five, a dialect table in `dialect.rs` for the rest; comments and string contents are
+    /// not code). It flags code that can run processes (`os.system`, `subprocess`,
+    /// `os.execute`, `exec`, backticks), delete or write files (`shutil.rmtree`,
+    /// `os.remove`, `open(.., 'w')`, `fs.rmSync`), open network connections, or evaluate
+    /// strings, or that cannot be read. An `import` alone is no capability; reading
+    /// (`open(f, 'rb')`, `pickle.load`, `torch.load`) is allowed. Literal shell-outs,
+    /// deletes and write targets (`.to_csv('out.csv')`, `shutil.copytree(a, dst)`,
+    /// `extractall(dir)`) are lowered as commands, so `os.system("rm -rf /")` is judged as
+    /// `rm -rf /` and a write by its target; a language without a dialect still has its
+    /// `system("..")`-like string literals judged as shell code.
     ///
     /// ## Why is this bad?
     /// Inline code is a second language inside the command; whatever it does is invisible
@@ -30,7 +38,11 @@ declare_rule! {
     ///
     /// ## Known limitations
     /// Scripts in files (`python3 tool.py`) are not read. Capabilities reached through
-    /// reflection the tokenizer does not follow are missed.
+    /// reflection the tokenizer does not follow are missed. The dialect-table languages are
+    /// read by call names, not parsed: an alias (`local x = os.execute`) hides a call.
+    ///
+    /// To add an interpreter, add a row to the interpreter table with its option grammar and
+    /// a language; to add a language, add a dialect table.
     pub struct InlineCodeCapability;
     code: "SG6101",
     name: "inline-code-with-capabilities",
@@ -39,8 +51,8 @@ declare_rule! {
     hermes: ["script execution via -e/-c flag", "script execution via heredoc"],
     programs: [],
     summary: "Inline interpreter code that can run processes, touch files, use the network or eval",
-    pass: ["python3 -c 'print(1)'", "python3 -c \"import json,sys; print(json.load(sys.stdin)['x'])\"", "node -e 'console.log(1+1)'", "perl -e 'print \"hello\\n\"'", "ruby -e 'puts 1+1'", "python3 script.py"],
-    fail: ["python3 -c 'import subprocess; subprocess.run([\"ls\"])'", "node -e \"require('child_process').execSync('id')\"", "perl -e 'unlink \"x\"'", "python3 - <<EOF\nimport socket\nEOF", "ruby -e 'File.write(\"x\", \"y\")'", "php -r 'eval($x);'", "python3 -c \"$CODE\""],
+    pass: ["python3 -c 'print(1)'", "python3 -c \"import json,sys; print(json.load(sys.stdin)['x'])\"", "node -e 'console.log(1+1)'", "perl -e 'print \"hello\\n\"'", "ruby -e 'puts 1+1'", "python3 script.py", "python3 -c 'import requests, pexpect'", "lua -e 'print(1+1)'", "Rscript -e 'summary(read.csv(\"a.csv\"))'", "gdb --args ./prog -ex '!id'"],
+    fail: ["python3 -c 'import subprocess; subprocess.run([\"ls\"])'", "node -e \"require('child_process').execSync('id')\"", "perl -e 'unlink \"x\"'", "python3 - <<EOF\nimport socket\nsocket.socket()\nEOF", "ruby -e 'File.write(\"x\", \"y\")'", "php -r 'eval($x);'", "python3 -c \"$CODE\"", "ruby -e'system(\"id\")'", "lua -e 'os.execute(\"id\")'", "osascript -e 'do shell script \"id\"'", "pwsh -c 'Start-Process notepad'", "gdb -batch -ex 'shell id'"],
 }
 
 impl Rule for InlineCodeCapability {

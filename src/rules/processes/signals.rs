@@ -26,6 +26,13 @@ pub struct Selector<'a> {
     pub signal: Option<String>,
     pub via_s: bool,
     pub regex: bool,
+    /// `pkill -f`/`--full`: the pattern is matched against the whole command line.
+    pub full: bool,
+    /// `pkill -x`/`--exact`, `killall -e`/`--exact`.
+    pub exact: bool,
+    /// Process-family selectors and their values as written: `-P`/`--parent`,
+    /// `-g`/`--pgroup`, `-s`/`--session` (pkill).
+    pub family: Vec<(char, String)>,
     pub patterns: Vec<&'a Word>,
 }
 
@@ -48,10 +55,34 @@ pub fn selector(cmd: &Command) -> Selector<'_> {
     } else {
         &["signal"]
     };
+    let family = if killall {
+        Vec::new()
+    } else {
+        o.own()
+            .iter()
+            .filter_map(|x| {
+                let c = match x.name.as_str() {
+                    "P" | "parent" => 'P',
+                    "g" | "pgroup" => 'g',
+                    "s" | "session" => 's',
+                    _ => return None,
+                };
+                let v = crate::model::opts::value_word(args, x)?;
+                Some((c, v.raw.clone()))
+            })
+            .collect()
+    };
     Selector {
         signal: o.signal(args, names),
         via_s,
         regex: o.long("regexp") || killall && o.short('r'),
+        full: !killall && o.flag('f', "full"),
+        exact: if killall {
+            o.flag('e', "exact")
+        } else {
+            o.flag('x', "exact")
+        },
+        family,
         patterns: o.operand_words(args),
     }
 }

@@ -17,7 +17,8 @@ declare_rule! {
     /// `git -c core.pager=`/`core.sshCommand=`/`alias.x='!..'` and `--upload-pack`,
     /// `apt -o ...::Pre-Invoke::=`/`Post-Invoke`, `vim -c ':!..'`/`+'!..'`, `less` with
     /// `LESSOPEN` or a `+!cmd`, `ssh -o ProxyCommand=`/`LocalCommand=`, `rsync -e` with a
-    /// non-ssh program, `zip -TT`, `tcpdump -z`, `gdb -ex 'shell ..'`. Common compressors
+    /// non-ssh program, `zip -TT`, `tcpdump -z`. (gdb's `-ex` commands are inline code in the interpreter
+    /// table, judged by SG6101 and by what their shell commands do.) Common compressors
     /// (`tar -I zstd`) and pagers (`git -c core.pager=cat`) are not flagged. Where the
     /// nested code is visible (`find . -exec sh -c 'mv "$1" "$1.bak"' _ {} \;`) it is
     /// analysed like other code instead.
@@ -40,7 +41,7 @@ declare_rule! {
     severity: Approve,
     category: RemoteCode,
     hermes: ["arbitrary program execution via sort --compress-program", "arbitrary program execution via rg --pre", "arbitrary program execution via ag --pager", "arbitrary program execution via man -P"],
-    programs: ["sh", "bash", "zsh", "dash", "ksh", "ash", "fish", "awk", "gawk", "mawk", "nawk", "sort", "rg", "ag", "man", "tar", "bsdtar", "gtar", "git", "apt", "apt-get", "vim", "vi", "nvim", "view", "ex", "vimdiff", "gvim", "less", "more", "ssh", "scp", "sftp", "rsync", "zip", "tcpdump", "gdb"],
+    programs: ["sh", "bash", "zsh", "dash", "ksh", "ash", "fish", "awk", "gawk", "mawk", "nawk", "sort", "rg", "ag", "man", "tar", "bsdtar", "gtar", "git", "apt", "apt-get", "vim", "vi", "nvim", "view", "ex", "vimdiff", "gvim", "less", "more", "ssh", "scp", "sftp", "rsync", "zip", "tcpdump"],
     summary: "A program runs hidden code through its exec hook",
     pass: ["find . -exec sh -c 'echo \"$1\"' _ {} \\;", "awk '{print $1}' f", "tar -I zstd -xf a.tar.zst", "git -c core.pager=cat log", "sort -u f", "rg --pre-glob '*.x' foo", "ssh -o StrictHostKeyChecking=no host ls", "rsync -av -e 'ssh -p 2222' src host:dst", "vim -c 'set nu' f", "man ls"],
     fail: [
@@ -555,23 +556,6 @@ fn hook(cmd: &Command) -> Option<(String, Option<&'static str>)> {
         "tcpdump" => {
             let v = short_value(&args, 'z')?;
             Some((format!("tcpdump -z runs `{v}` on every saved file"), None))
-        }
-        "gdb" => {
-            let hit = args.iter().enumerate().find_map(|(i, a)| {
-                if a == "-ex" || a == "--ex" || a == "-eval-command" || a == "--eval-command" {
-                    let c = args.get(i + 1)?;
-                    let l = c.trim_start().to_ascii_lowercase();
-                    (l.starts_with("shell")
-                        || l.starts_with('!')
-                        || l.starts_with("python")
-                        || l.starts_with("pipe")
-                        || l.starts_with('|'))
-                    .then(|| c.clone())
-                } else {
-                    None
-                }
-            });
-            hit.map(|c| (format!("gdb runs `{c}`"), None))
         }
         _ => None,
     }

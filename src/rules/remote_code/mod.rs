@@ -5,6 +5,7 @@
 pub mod decoded_content_executed;
 pub mod dynamic_program_name;
 pub mod exec_hook;
+pub mod generators;
 pub mod remote_content_executed;
 pub mod reverse_shell;
 pub mod runtime_code_string;

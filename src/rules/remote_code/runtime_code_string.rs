@@ -20,7 +20,10 @@ declare_rule! {
     /// bash)`), and a shell running a process substitution (`bash <(cmd)`). Code that is
     /// literal (`sh -c 'echo hi'`, `bash -c 'echo $1' _ "$x"`) is analysed like any other
     /// code and not flagged. When the string comes from the network or a decoder, SG4001 or
-    /// SG4002 reports it instead.
+    /// SG4002 reports it instead. The fixed output of a program on the one list of known
+    /// generators (`src/rules/remote_code/generators.rs`: `eval "$(pyenv init -)"`,
+    /// `eval "$(direnv hook bash)"`, `eval "$(brew shellenv)"`, `source <(kubectl
+    /// completion bash)`, ...) is allowed.
     ///
     /// ## Why is this bad?
     /// The code that runs is only known when it runs: a variable holding `; rm -rf ~` runs
@@ -43,8 +46,8 @@ declare_rule! {
     hermes: ["shell command via -c/-lc flag"],
     programs: [],
     summary: "eval, source or sh -c of a string built at run time",
-    pass: ["sh -c 'echo hi'", "bash -c 'echo $1' _ \"$x\"", "eval 'echo hi'", "X='ls -l'; eval \"$X\"", "source venv/bin/activate"],
-    fail: ["eval \"$CMD\"", "sh -c \"$x\"", "bash -c \"$(cat f)\"", "eval \"$(ssh-agent -s)\"", "source \"$ENV_FILE\"", "source <(kubectl completion bash)", "bash -lc \"cd $DIR && make\""],
+    pass: ["sh -c 'echo hi'", "bash -c 'echo $1' _ \"$x\"", "eval 'echo hi'", "X='ls -l'; eval \"$X\"", "source venv/bin/activate", "eval \"$(pyenv init -)\"", "eval \"$(direnv hook bash)\"", "eval \"$(/opt/homebrew/bin/brew shellenv)\"", "source <(kubectl completion bash)"],
+    fail: ["eval \"$CMD\"", "sh -c \"$x\"", "bash -c \"$(cat f)\"", "eval \"$(ssh-agent -s) $X\"", "source \"$ENV_FILE\"", "source <(cat \"$F\")", "bash -lc \"cd $DIR && make\"", "eval \"$(./pyenv init -)\"", "eval \"$(pyenv init - | sed s/a/b/)\"", "eval \"$(pyenv exec python gen.py)\""],
 }
 
 /// The code word of `sh -c CODE`, when the shell has `-c`.
@@ -121,11 +124,15 @@ impl Rule for RuntimeCodeString {
                 continue;
             };
             let (what, word) = match name {
-                "eval" => match cmd.args().iter().find(|w| !w.is_literal()) {
+                // `eval "$(pyenv init -)"`: the fixed output of a known generator.
+                "eval" => match cmd.args().iter().find(|w| {
+                    !w.is_literal() && !super::generators::is_generator_output(cx.script, w)
+                }) {
                     Some(w) => ("eval of a string built at run time", w),
                     None => continue,
                 },
                 "source" | "." => match cmd.args().first() {
+                    Some(w) if super::generators::is_generator_output(cx.script, w) => continue,
                     Some(w) if has_process_subst(cx, w) => {
                         ("source of a process substitution's output", w)
                     }

@@ -6,7 +6,7 @@ use crate::rules::processes::signals::selector;
 use crate::rules::util::route;
 use crate::rules::{Cx, Finding, Rule};
 
-use super::harness_named;
+use super::{harness_image, harness_matched, harness_named};
 
 declare_rule! {
     /// ## What it does
@@ -27,20 +27,30 @@ declare_rule! {
     /// pkill -f 'python app.py'      # allowed (not the harness)
     /// ```
     ///
+    /// Patterns are also matched the way `pkill` and `killall` match them against the command
+    /// lines and process names of running harnesses, so a broad name that hits one asks:
+    /// `pkill -f node` and `killall node` kill Claude Code, Gemini CLI and Copilot CLI (node
+    /// programs), `pkill -f python` kills the Hermes gateway, `taskkill /F /IM node.exe` does
+    /// the same on Windows. `pkill -f 'node server.js'` matches no harness and is allowed.
+    /// Killing the harness's own process family asks too: `kill $PPID`, `kill 0` and
+    /// `kill -- -$$` (the process group), `kill $(ps -o ppid= -p $$)`, `pkill -P $PPID`,
+    /// `pkill -s 0`, `pkill -g 0`.
+    ///
     /// ## Known limitations
     /// Process ids read from a file or variable whose name does not mention the harness are
     /// not recognised. Any pattern containing one of the names counts, so an unrelated
-    /// `pkill -f api-gateway` asks too.
+    /// `pkill -f api-gateway` asks too. The harness command lines matched are typical
+    /// installations (`HARNESS_CMDLINES` in `self_protection/mod.rs`).
     pub struct KillHarness;
     code: "SG3101",
     name: "kill-agent-harness",
     severity: Approve,
     category: SelfProtection,
     hermes: ["kill hermes/gateway process (self-termination)", "kill process via pgrep/pidof expansion (self-termination)", "kill process via backtick pgrep/pidof expansion (self-termination)"],
-    programs: ["pkill", "killall", "kill"],
+    programs: ["pkill", "killall", "kill", "taskkill", "taskkill.exe"],
     summary: "Kills the agent harness (hermes, gateway, claude, ...)",
-    pass: ["pkill -f 'python app.py'", "kill 1234", "kill $(pgrep -f webpack)", "echo pkill hermes", "pgrep -f hermes", "killall --help"],
-    fail: ["pkill hermes", "pkill -f 'hermes gateway'", "killall -9 claude", "kill $(pgrep -f gateway)", "kill -9 `pidof codex`", "kill $(cat ~/.hermes/gateway.pid)", "pgrep -f hermes | xargs kill", "sudo pkill -KILL -f Gemini"],
+    pass: ["pkill -f 'python app.py'", "kill 1234", "kill $(pgrep -f webpack)", "echo pkill hermes", "pgrep -f hermes", "killall --help", "pkill -f 'node server.js'", "pkill vite", "killall nodemon", "taskkill /F /IM chrome.exe", "kill $$", "pkill python"],
+    fail: ["pkill hermes", "pkill -f 'hermes gateway'", "killall -9 claude", "kill $(pgrep -f gateway)", "kill -9 `pidof codex`", "kill $(cat ~/.hermes/gateway.pid)", "pgrep -f hermes | xargs kill", "sudo pkill -KILL -f Gemini", "pkill -f node", "killall node", "pkill -9 -f python", "pkill nod", "taskkill /F /IM node.exe", "taskkill.exe /im NODE.EXE /t", "kill $PPID", "kill -9 0", "kill -- -$$", "kill -9 $(ps -o ppid= -p $$)", "pkill -P $PPID"],
 }
 
 impl KillHarness {
@@ -58,6 +68,10 @@ impl KillHarness {
 impl Rule for KillHarness {
     fn check_command(&self, cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
         let prog = cmd.name.as_deref().unwrap_or("kill");
+        if prog.starts_with("taskkill") {
+            taskkill(cmd, out);
+            return;
+        }
         if prog != "kill" {
             let texts = cmd.arg_texts();
             if texts.iter().any(|t| {
@@ -86,7 +100,72 @@ impl Rule for KillHarness {
                 .with_span(w.span);
                 f.hermes = vec!["kill hermes/gateway process (self-termination)"];
                 out.push(f);
+                return;
             }
+            // A broad name that matches a running harness (`pkill -f node`).
+            let regex = prog != "killall" || s.regex;
+            let broad = s.patterns.iter().find_map(|w| {
+                let t = w.lit()?;
+                harness_matched(&t, regex, s.full, s.exact).map(|m| (m, *w))
+            });
+            if let Some((m, w)) = broad {
+                let what = if s.full {
+                    "command line"
+                } else {
+                    "process name"
+                };
+                let mut f = Finding::on(
+                    &Self::META,
+                    cmd,
+                    format!(
+                        "{prog} {} also matches the agent harness (its {what} `{m}`), which runs this command{}",
+                        w.text_with("…"),
+                        route(cmd)
+                    ),
+                )
+                .with_span(w.span);
+                f.hermes = vec!["kill hermes/gateway process (self-termination)"];
+                out.push(f);
+                return;
+            }
+            // `pkill -P $PPID`, `pkill -s 0`: the harness's own process family.
+            if let Some((c, v)) = s.family.iter().find(|(c, v)| own_family(*c, v)) {
+                out.push(Finding::on(
+                    &Self::META,
+                    cmd,
+                    format!(
+                        "{prog} -{c} {v} signals the process family of the harness that runs this command{}",
+                        route(cmd)
+                    ),
+                ));
+            }
+            return;
+        }
+        // `kill $PPID`, `kill 0`, `kill -- -$$`: the harness and its process group.
+        let (_, pids) = crate::rules::processes::signals::kill_args(cmd);
+        // `kill -TERM -$PPID`: a process group written like an option word.
+        let groups = cmd
+            .args()
+            .iter()
+            .filter(|w| w.raw.trim_matches('"').starts_with("-$"));
+        if let Some(w) = pids
+            .iter()
+            .copied()
+            .chain(groups)
+            .find(|w| own_pid(cx, cmd, w))
+        {
+            out.push(
+                Finding::on(
+                    &Self::META,
+                    cmd,
+                    format!(
+                        "kill {} signals the harness that runs this command or its process group{}",
+                        w.raw,
+                        route(cmd)
+                    ),
+                )
+                .with_span(w.span),
+            );
             return;
         }
         // `kill $(pgrep hermes)`: the pid words' producers.
@@ -134,6 +213,73 @@ impl Rule for KillHarness {
                 f.hermes = vec!["kill process via pgrep/pidof expansion (self-termination)"];
                 out.push(f);
             }
+        }
+    }
+}
+
+/// A pid word naming the harness's own family: the parent (`$PPID`), the whole process
+/// group (`0`, `-$$`, `-$PPID`), or this shell's parent read from `ps` (`$(ps -o ppid= -p
+/// $$)`). Nested shells count too (`bash -c 'kill $PPID'`): erring on the side of asking.
+fn own_pid(cx: &Cx, _cmd: &Command, w: &crate::model::Word) -> bool {
+    let raw = w.raw.trim_matches('"');
+    let group_or_parent = matches!(
+        raw,
+        "$PPID" | "${PPID}" | "0" | "-$$" | "-${$}" | "-$PPID" | "-${PPID}"
+    );
+    group_or_parent
+        || w.substitutions.iter().any(|s| {
+            s.commands
+                .iter()
+                .filter_map(|id| cx.script.command(*id))
+                .any(|c| {
+                    let args = c.args();
+                    c.is("ps")
+                        && args
+                            .iter()
+                            .any(|a| a.text_with("").to_ascii_lowercase().contains("ppid"))
+                        && args
+                            .iter()
+                            .any(|a| matches!(a.raw.trim_matches('"'), "$$" | "${$}" | "$BASHPID"))
+                })
+        })
+}
+
+/// `pkill -P $PPID` (the harness's other children), `-s 0`/`-g 0` (this session or group).
+fn own_family(c: char, v: &str) -> bool {
+    let v = v.trim_matches('"');
+    match c {
+        'P' => matches!(v, "$PPID" | "${PPID}"),
+        'g' | 's' => matches!(v, "0" | "$$" | "${$}" | "$PPID"),
+        _ => false,
+    }
+}
+
+/// `taskkill /IM node.exe` (also `-im`, `//IM` from Git Bash): an image name that matches a
+/// harness process.
+fn taskkill(cmd: &Command, out: &mut Vec<Finding>) {
+    let args = cmd.args();
+    for (i, w) in args.iter().enumerate() {
+        let Some(t) = w.lit() else { continue };
+        let opt = t.trim_start_matches(['/', '-']).to_ascii_lowercase();
+        if opt != "im" || t.len() == opt.len() {
+            continue;
+        }
+        let Some(image) = args.get(i + 1).and_then(|v| v.lit()) else {
+            continue;
+        };
+        if let Some(h) = harness_image(&image) {
+            out.push(
+                Finding::on(
+                    &KillHarness::META,
+                    cmd,
+                    format!(
+                        "taskkill /IM {image} also kills the agent harness ({h}), which runs this command{}",
+                        route(cmd)
+                    ),
+                )
+                .with_span(w.span),
+            );
+            return;
         }
     }
 }
