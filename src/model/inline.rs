@@ -14,7 +14,22 @@ fn inline_code(
     argv: &[Word],
     stdin: Option<&str>,
 ) -> Option<Result<String, String>> {
-    let args: Vec<Option<String>> = argv.get(1..).unwrap_or(&[]).iter().map(Word::lit).collect();
+    // An option word with a run-time tail (`-c"$CODE"`) keeps its known option text, so the
+    // table still sees the code option; the tail is marked so that code is never read.
+    let args: Vec<Option<String>> = argv
+        .get(1..)
+        .unwrap_or(&[])
+        .iter()
+        .map(|w| {
+            w.lit().or_else(|| {
+                let known = w.text_with(interp::table::RUN_TIME);
+                (known.len() > 2
+                    && known.starts_with('-')
+                    && !known.starts_with(interp::table::RUN_TIME))
+                .then_some(known)
+            })
+        })
+        .collect();
     interp::table::inline_code(it, &args, stdin)
 }
 

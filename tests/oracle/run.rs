@@ -322,14 +322,26 @@ pub fn classify(cmd: &str, argv: &[String], run: &Run, a: &shellgate::Analysis) 
     }
     // A variable assigned in a branch that may not run (`a || X=/; rm -rf $X`) is taken with
     // its assigned value, the stricter reading; bash ran the branch where it stayed unset.
+    // When the variable was the program word (`a || RM="rm -rf"; $RM build`), bash ran the
+    // remaining words alone: the model's argv ends with bash's.
+    let expanded = |w: &shellgate::model::Word| {
+        w.notes
+            .iter()
+            .any(|n| matches!(n, shellgate::model::WordNote::Expanded { .. }))
+    };
     if (cmd.contains("||") || cmd.contains("&&"))
         && a.script.commands.iter().any(|c| {
-            c.argv.first().and_then(|w| w.lit()).as_deref() == argv.first().map(String::as_str)
-                && c.argv.iter().any(|w| {
-                    w.notes
-                        .iter()
-                        .any(|n| matches!(n, shellgate::model::WordNote::Expanded { .. }))
-                })
+            let same_program = c.argv.first().and_then(|w| w.lit()).as_deref()
+                == argv.first().map(String::as_str)
+                && c.argv.iter().any(expanded);
+            let lits: Vec<Option<String>> = c.argv.iter().map(|w| w.lit()).collect();
+            let program_was_variable = c.argv.first().is_some_and(expanded)
+                && lits.len() > argv.len()
+                && lits[lits.len() - argv.len()..]
+                    .iter()
+                    .zip(argv)
+                    .all(|(m, b)| m.as_deref().is_none_or(|m| m == b));
+            same_program || program_was_variable
         })
     {
         return "branch-assigned-variable";

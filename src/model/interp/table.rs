@@ -584,6 +584,25 @@ pub fn inline_code(
     args: &[Option<String>],
     stdin: Option<&str>,
 ) -> Option<Result<String, String>> {
+    let code = inline_code_text(it, args, stdin)?;
+    Some(code.and_then(|c| {
+        if c.contains(RUN_TIME) {
+            Err("the code is only known at run time".into())
+        } else {
+            Ok(c)
+        }
+    }))
+}
+
+/// Stands for the run-time part of an option word whose start is known (`-c"$CODE"` is
+/// `-c` + this): code that contains it is only known at run time.
+pub const RUN_TIME: &str = "\u{fffc}";
+
+fn inline_code_text(
+    it: &Interpreter,
+    args: &[Option<String>],
+    stdin: Option<&str>,
+) -> Option<Result<String, String>> {
     let mut pieces: Vec<String> = Vec::new();
     let mut i = 0;
     let mut seen_sub = it.subcommand.is_none();

@@ -342,7 +342,7 @@ pub(super) fn lost_words(
                         }
                     }
                     let glued = next == Some(i);
-                    if !glued && i == s && s > 0 {
+                    if !glued && start == s && s > 0 {
                         // Touching the previous node: not a word of its own.
                         return Err((start, i));
                     }

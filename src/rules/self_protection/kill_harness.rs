@@ -221,11 +221,14 @@ impl Rule for KillHarness {
 /// group (`0`, `-$$`, `-$PPID`), or this shell's parent read from `ps` (`$(ps -o ppid= -p
 /// $$)`). Nested shells count too (`bash -c 'kill $PPID'`): erring on the side of asking.
 fn own_pid(cx: &Cx, _cmd: &Command, w: &crate::model::Word) -> bool {
+    // `0` is a value (`''0`, `"0"` and `\0` are spelled differently but decode alike); the
+    // rest are run-time variables, recognised by how they are written.
     let raw = w.raw.trim_matches('"');
-    let group_or_parent = matches!(
-        raw,
-        "$PPID" | "${PPID}" | "0" | "-$$" | "-${$}" | "-$PPID" | "-${PPID}"
-    );
+    let group_or_parent = w.lit().as_deref() == Some("0")
+        || matches!(
+            raw,
+            "$PPID" | "${PPID}" | "-$$" | "-${$}" | "-$PPID" | "-${PPID}"
+        );
     group_or_parent
         || w.substitutions.iter().any(|s| {
             s.commands
