@@ -331,8 +331,10 @@ pub fn classify(cmd: &str, argv: &[String], run: &Run, a: &shellgate::Analysis) 
     };
     if (cmd.contains("||") || cmd.contains("&&"))
         && a.script.commands.iter().any(|c| {
-            let same_program = c.argv.first().and_then(|w| w.lit()).as_deref()
-                == argv.first().map(String::as_str)
+            // The program may be one bash's argv reaches through a wrapper it kept
+            // (`sudo bash -c "rm -rf $X"` is the model's `bash -c ..` under sudo).
+            let program = c.argv.first().and_then(|w| w.lit());
+            let same_program = program.is_some_and(|p| argv.iter().any(|b| *b == p))
                 && c.argv.iter().any(expanded);
             let lits: Vec<Option<String>> = c.argv.iter().map(|w| w.lit()).collect();
             let program_was_variable = c.argv.first().is_some_and(expanded)
@@ -345,6 +347,26 @@ pub fn classify(cmd: &str, argv: &[String], run: &Run, a: &shellgate::Analysis) 
         })
     {
         return "branch-assigned-variable";
+    }
+    // Under `shopt -s nullglob` a glob that matches nothing is removed: the model's argv
+    // without its glob words is bash's.
+    if cmd.contains("nullglob")
+        && a.script.commands.iter().any(|c| {
+            let kept: Vec<Option<String>> = c
+                .argv
+                .iter()
+                .filter(|w| !w.has_glob())
+                .map(|w| w.lit())
+                .collect();
+            kept.len() == argv.len()
+                && kept.len() < c.argv.len()
+                && kept
+                    .iter()
+                    .zip(argv)
+                    .all(|(m, b)| m.as_deref().is_none_or(|m| m == b))
+        })
+    {
+        return "glob-result";
     }
     // `~name` for a user the sandbox does not have stays literal in bash.
     if argv
