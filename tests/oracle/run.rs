@@ -334,8 +334,8 @@ pub fn classify(cmd: &str, argv: &[String], run: &Run, a: &shellgate::Analysis) 
             // The program may be one bash's argv reaches through a wrapper it kept
             // (`sudo bash -c "rm -rf $X"` is the model's `bash -c ..` under sudo).
             let program = c.argv.first().and_then(|w| w.lit());
-            let same_program = program.is_some_and(|p| argv.iter().any(|b| *b == p))
-                && c.argv.iter().any(expanded);
+            let same_program =
+                program.is_some_and(|p| argv.contains(&p)) && c.argv.iter().any(expanded);
             let lits: Vec<Option<String>> = c.argv.iter().map(|w| w.lit()).collect();
             let program_was_variable = c.argv.first().is_some_and(expanded)
                 && lits.len() > argv.len()
