@@ -522,9 +522,9 @@ const TASK_RUNNERS: &[&str] = &["artisan", "manage.py", "bin/console", "console"
 
 /// Programs some other rule in the registry looks at: that rule judges their verbs.
 fn has_own_rule(name: &str) -> bool {
-    crate::rules::RULES
+    crate::rules::for_program(name)
         .iter()
-        .any(|r| r.meta().code != DestructiveVerb::META.code && r.meta().programs.contains(&name))
+        .any(|r| r.meta().code != DestructiveVerb::META.code)
 }
 
 /// The meaning of `w` as a verb at operand position `pos` (0 = the subcommand), given the
@@ -592,13 +592,13 @@ fn verb_meaning(
 
 fn destroys(cmd: &Command) -> Option<String> {
     let name = cmd.name.as_deref()?;
-    if cmd.arg_texts().iter().any(|a| a == "--help" || a == "help") {
+    let args = cmd.arg_texts();
+    if args.iter().any(|a| a == "--help" || a == "help") {
         return None;
     }
     if VERB_PROGRAMS.contains(&name) {
         return Some(format!("`{name}` destroys persistent state"));
     }
-    let args = cmd.arg_texts();
     let mut ops: Vec<&String> = args
         .iter()
         .filter(|a| !a.starts_with('-') && !a.starts_with('+'))
