@@ -240,7 +240,7 @@ impl Opts {
             .rev()
             .filter(|o| names.contains(&o.name.as_str()))
             .find_map(|o| value_word(args, o))
-            .map(|w| w.text_with("…"))
+            .map(|w| w.shown())
     }
 
     /// The subcommand (first level), when there is one.
@@ -516,7 +516,7 @@ mod tests {
     }
 
     fn texts(args: &[Word], idx: &[usize]) -> Vec<String> {
-        idx.iter().map(|&i| args[i].text_with("?")).collect()
+        idx.iter().map(|&i| args[i].shown()).collect()
     }
 
     const G: Grammar = Grammar {

@@ -59,7 +59,7 @@ impl Rule for BranchForceDelete {
         let names = a
             .operand_words(cmd.args())
             .iter()
-            .map(|w| w.text_with("…"))
+            .map(|w| w.shown())
             .collect::<Vec<_>>()
             .join(" ");
         let mut f = Finding::on(

@@ -65,7 +65,7 @@ impl Rule for ChownRoot {
         }
         let names = targets
             .iter()
-            .map(|t| t.text_with("…"))
+            .map(|t| t.shown())
             .collect::<Vec<_>>()
             .join(", ");
         let mut f = Finding::on(

@@ -98,7 +98,7 @@ impl Rule for WorldWritable {
             }
             let names = targets
                 .iter()
-                .map(|t| t.text_with("…"))
+                .map(|t| t.shown())
                 .collect::<Vec<_>>()
                 .join(", ");
             let mut f = Finding::on(

@@ -56,7 +56,7 @@ impl Rule for ForceKill {
         let names = s
             .patterns
             .iter()
-            .map(|w| w.text_with("…"))
+            .map(|w| w.shown())
             .collect::<Vec<_>>()
             .join(" ");
         let (what, key) = if prog == "pkill" {

@@ -86,14 +86,14 @@ impl Rule for KillHarness {
             let hit = s
                 .patterns
                 .iter()
-                .find_map(|w| harness_named(cx.ctx, &w.text_with("…")).map(|h| (h, w)));
+                .find_map(|w| harness_named(cx.ctx, &w.shown()).map(|h| (h, w)));
             if let Some((h, w)) = hit {
                 let mut f = Finding::on(
                     &Self::META,
                     cmd,
                     format!(
                         "{prog} {} kills the agent harness ({h}) that runs this command{}",
-                        w.text_with("…"),
+                        w.shown(),
                         route(cmd)
                     ),
                 )
@@ -119,7 +119,7 @@ impl Rule for KillHarness {
                     cmd,
                     format!(
                         "{prog} {} also matches the agent harness (its {what} `{m}`), which runs this command{}",
-                        w.text_with("…"),
+                        w.shown(),
                         route(cmd)
                     ),
                 )
