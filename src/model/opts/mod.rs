@@ -5,6 +5,8 @@
 //!
 //! Grammars are data ([`Grammar`], one table in [`grammars`]). A program without an entry
 //! is read by [`grammars::GENERIC`].
+//! Shells read their own argv differently (`+o`, `-o` at the end of a bundle, a run-time word
+//! ending the options); [`shell::shell_args`] is that one reader.
 //!
 //! ## Unknown options
 //! An option the grammar does not list takes no value: the next word is read as an operand
@@ -17,6 +19,7 @@
 //! after `--` every word is an operand (`rg -- --pre x`).
 
 pub mod grammars;
+pub mod shell;
 
 use super::{Piece, Word};
 
