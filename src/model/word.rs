@@ -1,4 +1,4 @@
-//! Word decoding, done in exactly one function ([`Lowerer::decode_word`]): quote removal,
+//! Word decoding, done in exactly one function ([`Expander::decode_nodes`]): quote removal,
 //! backslashes, `$'..'`, known variables and parameter-expansion forms, `~`, brace
 //! expansion, word splitting of unquoted expansions, and substitutions (lowered as code).
 
@@ -466,20 +466,9 @@ impl Expander<'_> {
         }
     }
 
-    /// Decode one word node into the fields bash would produce. The one place words are
-    /// decoded: everything that needs a word's value goes through here.
-    pub(super) fn decode_word(
-        &mut self,
-        src: &Source,
-        node: NodeId,
-        env: &mut Env,
-        origin: &Origin,
-        mode: WordMode,
-    ) -> Vec<Word> {
-        self.decode_nodes(src, &[node], env, origin, mode)
-    }
-
-    /// Decode adjacent nodes (no whitespace between them) as one word.
+    /// Decode adjacent nodes (no whitespace between them, one node for most words) into the
+    /// fields bash would produce. The one place words are decoded: everything that needs a
+    /// word's value goes through here.
     pub(super) fn decode_nodes(
         &mut self,
         src: &Source,

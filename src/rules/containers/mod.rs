@@ -31,7 +31,7 @@ pub fn globals(prog: &str, words: &[Word]) -> (Vec<GlobalOpt>, usize) {
         .iter()
         .map(|x| GlobalOpt {
             name: format!("{}{}", if x.long { "--" } else { "-" }, x.name),
-            value: opts::value_word(words, x).map(|w| w.text_with("…")),
+            value: opts::value_word(words, x).map(|w| w.shown()),
         })
         .collect();
     let first = o
