@@ -260,45 +260,6 @@ fn decode_unquoted(s: &str, atoms: &mut Vec<Atom>) {
     }
 }
 
-/// Match a shell glob pattern (`*`, `?`, literal text) against `s`.
-pub fn glob_match(pat: &str, s: &str) -> bool {
-    // Bytes match as characters do unless a `?` could meet a multi-byte character: `*` can
-    // only resume at a pattern character's first byte, which never equals a continuation
-    // byte. The path catalog calls this hundreds of thousands of times per corpus, so the
-    // common case allocates nothing.
-    if s.is_ascii() || !pat.contains('?') {
-        return glob_match_units(pat.as_bytes(), s.as_bytes(), b'*', b'?');
-    }
-    let p: Vec<char> = pat.chars().collect();
-    let t: Vec<char> = s.chars().collect();
-    glob_match_units(&p, &t, '*', '?')
-}
-
-fn glob_match_units<T: Copy + PartialEq>(p: &[T], t: &[T], any: T, one: T) -> bool {
-    let (mut pi, mut ti) = (0usize, 0usize);
-    let (mut star, mut mark) = (None::<usize>, 0usize);
-    while ti < t.len() {
-        if pi < p.len() && (p[pi] == one || (p[pi] != any && p[pi] == t[ti])) {
-            pi += 1;
-            ti += 1;
-        } else if pi < p.len() && p[pi] == any {
-            star = Some(pi);
-            mark = ti;
-            pi += 1;
-        } else if let Some(sp) = star {
-            pi = sp + 1;
-            mark += 1;
-            ti = mark;
-        } else {
-            return false;
-        }
-    }
-    while pi < p.len() && p[pi] == any {
-        pi += 1;
-    }
-    pi == p.len()
-}
-
 /// `${X#p}`, `${X##p}`, `${X%p}`, `${X%%p}`.
 fn strip_pattern(value: &str, pat: &str, op: &str) -> String {
     let idx: Vec<usize> = value
@@ -309,21 +270,21 @@ fn strip_pattern(value: &str, pat: &str, op: &str) -> String {
     match op {
         "#" => idx
             .iter()
-            .find(|&&i| glob_match(pat, &value[..i]))
+            .find(|&&i| crate::glob::matches(pat, &value[..i]))
             .map(|&i| value[i..].to_string()),
         "##" => idx
             .iter()
             .rev()
-            .find(|&&i| glob_match(pat, &value[..i]))
+            .find(|&&i| crate::glob::matches(pat, &value[..i]))
             .map(|&i| value[i..].to_string()),
         "%" => idx
             .iter()
             .rev()
-            .find(|&&i| glob_match(pat, &value[i..]))
+            .find(|&&i| crate::glob::matches(pat, &value[i..]))
             .map(|&i| value[..i].to_string()),
         "%%" => idx
             .iter()
-            .find(|&&i| glob_match(pat, &value[i..]))
+            .find(|&&i| crate::glob::matches(pat, &value[i..]))
             .map(|&i| value[..i].to_string()),
         _ => None,
     }
@@ -1637,14 +1598,6 @@ mod tests {
         assert_eq!(decode_ansi_c(r"\cA"), "\x01");
         assert_eq!(decode_ansi_c(r"a\nb\tc\\"), "a\nb\tc\\");
         assert_eq!(decode_ansi_c(r"\'"), "'");
-    }
-
-    #[test]
-    fn glob_match_handles_stars_and_questions() {
-        assert!(glob_match("*.txt", "a.txt"));
-        assert!(glob_match("a?c", "abc"));
-        assert!(!glob_match("a?c", "ac"));
-        assert!(glob_match("*", ""));
     }
 
     #[test]
