@@ -5,7 +5,6 @@
 //! [`rules`] (with [`fallback`] for what does not parse) → findings → decision.
 
 pub mod boundary;
-pub mod cli;
 pub mod corpus;
 pub mod fallback;
 pub mod graph;

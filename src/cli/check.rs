@@ -7,8 +7,8 @@ use serde::Serialize;
 
 use super::policy_args::{PolicyArgs, report_warnings};
 use super::{EXIT_DENY, EXIT_INTERNAL, EXIT_USAGE, decision_exit, read_command};
-use crate::policy::{self, LoadedConfig, NoLedger, NullStore, Store, Verdict};
-use crate::{Context, Decision};
+use shellgate::policy::{self, LoadedConfig, NoLedger, NullStore, Store, Verdict};
+use shellgate::{Context, Decision};
 
 #[derive(Args, Debug)]
 pub struct CheckArgs {
@@ -43,7 +43,7 @@ pub struct CheckArgs {
 struct JsonFinding<'a> {
     rule: &'a str,
     name: &'a str,
-    severity: crate::Severity,
+    severity: shellgate::Severity,
     message: &'a str,
     span: [usize; 2],
 }

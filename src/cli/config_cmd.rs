@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use clap::{Args, Subcommand};
 
 use super::{EXIT_INTERNAL, EXIT_USAGE};
-use crate::policy::{self, hermes_import};
+use shellgate::policy::{self, hermes_import};
 
 #[derive(Args, Debug)]
 pub struct ConfigArgs {

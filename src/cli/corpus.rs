@@ -9,8 +9,8 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::EXIT_USAGE;
-use crate::Context;
-use crate::corpus::{self, Outcome};
+use shellgate::Context;
+use shellgate::corpus::{self, Outcome};
 
 #[derive(Args, Debug)]
 pub struct CorpusArgs {

@@ -12,8 +12,8 @@ use clap::Args;
 
 use super::policy_args::{PolicyArgs, report_warnings};
 use super::{EXIT_INTERNAL, context_from};
-use crate::Decision;
-use crate::policy::{self, Answer, AnswerSource, Verdict};
+use shellgate::Decision;
+use shellgate::policy::{self, Answer, AnswerSource, Verdict};
 
 /// Exit code when the gate refuses to run the command (as a shell does for "not executable").
 pub const EXIT_REFUSED: i32 = 126;

@@ -11,7 +11,7 @@ use clap::Args;
 use super::render::{self, ColorChoice, Style};
 use super::report::report;
 use super::{EXIT_INTERNAL, EXIT_USAGE, context_from, decision_exit, read_command};
-use crate::Analysis;
+use shellgate::Analysis;
 
 #[derive(Args, Debug)]
 pub struct ExplainArgs {
@@ -45,7 +45,7 @@ pub struct ExplainArgs {
 
 /// The tree-sitter tree of the normalised text, or why there is none.
 fn cst_text(a: &Analysis) -> String {
-    match crate::syntax::parse(&a.normalized.text) {
+    match shellgate::syntax::parse(&a.normalized.text) {
         Ok(t) => t.sexp(t.root, &a.normalized.text),
         Err(e) => format!("(no syntax tree: {e})\n"),
     }
@@ -67,13 +67,13 @@ pub fn run(args: ExplainArgs) -> i32 {
     };
     // The policy decides; the report explains the analysis behind it.
     let cfg = args.policy.load(ctx.cwd.as_deref());
-    let mut store: Box<dyn crate::policy::Store> = if args.policy.session.is_some() {
+    let mut store: Box<dyn shellgate::policy::Store> = if args.policy.session.is_some() {
         args.policy.store(&cfg)
     } else {
-        Box::new(crate::policy::NullStore)
+        Box::new(shellgate::policy::NullStore)
     };
     let req = args.policy.request(&cmd, ctx.clone());
-    let v = crate::policy::evaluate(&req, &cfg, &mut crate::policy::NoLedger(&mut *store));
+    let v = shellgate::policy::evaluate(&req, &cfg, &mut shellgate::policy::NoLedger(&mut *store));
     super::policy_args::report_warnings(&v);
     let mut a = v.analysis.clone();
     a.findings = v.findings.clone();

@@ -9,8 +9,8 @@ use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 
-use crate::hooks::judge::{HookEnv, judge};
-use crate::hooks::{EVENT_LIMIT, Harness, Reply, handle, refuse};
+use shellgate::hooks::judge::{HookEnv, judge};
+use shellgate::hooks::{EVENT_LIMIT, Harness, Reply, handle, refuse};
 
 /// Default time the hook gives itself before it answers deny; the installers set each
 /// harness's hook timeout well above it.

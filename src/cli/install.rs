@@ -8,8 +8,8 @@ use clap::Args;
 
 use super::hook::HarnessArg;
 use super::{EXIT_ALLOW, EXIT_INTERNAL, EXIT_USAGE};
-use crate::hooks::Harness;
-use crate::hooks::install::{
+use shellgate::hooks::Harness;
+use shellgate::hooks::install::{
     Scope, default_scope, hook_command, install, settings_path, uninstall,
 };
 

@@ -8,8 +8,8 @@ use serde::Serialize;
 use super::policy_args::PolicyArgs;
 use super::render::display;
 use super::{EXIT_INTERNAL, EXIT_USAGE};
-use crate::Decision;
-use crate::policy::{self, LoadedConfig, LogQuery, Store, suggest};
+use shellgate::Decision;
+use shellgate::policy::{self, LoadedConfig, LogQuery, Store, suggest};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum DecisionArg {

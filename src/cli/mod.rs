@@ -151,8 +151,8 @@ pub fn main() -> i32 {
 
 /// The analysis context for `--cwd`/`--home`, shared by `check` and `explain` so the two
 /// always judge a command the same way.
-pub fn context_from(cwd: Option<&str>, home: Option<&str>) -> crate::Context {
-    let mut c = crate::Context::from_process();
+pub fn context_from(cwd: Option<&str>, home: Option<&str>) -> shellgate::Context {
+    let mut c = shellgate::Context::from_process();
     if let Some(cwd) = cwd {
         c.cwd = Some(cwd.to_string());
         c.env.insert("PWD".into(), cwd.to_string());
@@ -182,7 +182,7 @@ pub fn decision_exit(d: shellgate_decision::Decision) -> i32 {
 }
 
 mod shellgate_decision {
-    pub use crate::Decision;
+    pub use shellgate::Decision;
 }
 
 /// Most bytes read from stdin for one command (larger ones are refused).

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
 
-use crate::policy::{self, LoadedConfig, Mode, NullStore, Request, Store};
+use shellgate::policy::{self, LoadedConfig, Mode, NullStore, Request, Store};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ModeArg {
@@ -69,7 +69,7 @@ impl PolicyArgs {
         }
     }
 
-    pub fn request(&self, command: &str, ctx: crate::Context) -> Request {
+    pub fn request(&self, command: &str, ctx: shellgate::Context) -> Request {
         let mut r = Request::new(command, ctx);
         r.session = self.session.clone();
         r.harness = self.harness.clone();

@@ -4,12 +4,12 @@
 
 use std::fmt::Write as _;
 
-pub use crate::text::display;
-use crate::text::{clip, display_text, display_width, quote};
+pub use shellgate::text::display;
+use shellgate::text::{clip, display_text, display_width, quote};
 
-use crate::model::{OriginKind, WordNote};
-use crate::rules::RuleMeta;
-use crate::{Decision, Severity, Span};
+use shellgate::model::{OriginKind, WordNote};
+use shellgate::rules::RuleMeta;
+use shellgate::{Decision, Severity, Span};
 
 use super::report::{Evidence, Report};
 
@@ -98,7 +98,7 @@ pub fn severity_str(s: Severity) -> &'static str {
 }
 
 /// `check`'s terse text form: the decision, then one line per finding with its byte span.
-pub fn check(a: &crate::Analysis) -> String {
+pub fn check(a: &shellgate::Analysis) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{}", a.decision.as_str());
     for f in &a.findings {
@@ -118,8 +118,8 @@ pub fn check(a: &crate::Analysis) -> String {
 
 /// `check`'s text form of a policy verdict: as [`check`] with the policy's decision, plus a
 /// `policy:` line when the policy (not the findings alone) decided it.
-pub fn check_verdict(v: &crate::policy::Verdict) -> String {
-    use crate::policy::DecidedBy;
+pub fn check_verdict(v: &shellgate::policy::Verdict) -> String {
+    use shellgate::policy::DecidedBy;
     let mut a = v.analysis.clone();
     a.decision = v.decision;
     a.findings = v.findings.clone();
@@ -135,8 +135,8 @@ pub fn check_verdict(v: &crate::policy::Verdict) -> String {
 
 /// `explain`'s closing line on the policy: the mode and what decided, when the policy (not
 /// the findings alone) decided it.
-pub fn policy_line(v: &crate::policy::Verdict) -> String {
-    use crate::policy::DecidedBy;
+pub fn policy_line(v: &shellgate::policy::Verdict) -> String {
+    use shellgate::policy::DecidedBy;
     if matches!(
         v.decided_by,
         DecidedBy::Rule { .. } | DecidedBy::NoFindings | DecidedBy::Ask
@@ -681,7 +681,7 @@ mod tests {
 
         #[test]
         fn explain_renders_any_command(cmd in "[a-z $'\"\\\\|&;(){}<>\n~*=/-]{0,40}") {
-            let a = crate::analyze(&cmd, &crate::Context::fixture());
+            let a = shellgate::analyze(&cmd, &shellgate::Context::fixture());
             let r = super::super::report::report(&a, Some("/home/user/project"));
             let style = Style { color: true };
             let text = explain(&r, &style);

@@ -7,7 +7,7 @@ use clap::Args;
 
 use super::render;
 use super::{EXIT_INTERNAL, EXIT_USAGE};
-use crate::rules::{RULES, RuleMeta, find};
+use shellgate::rules::{RULES, RuleMeta, find};
 
 #[derive(Args, Debug)]
 pub struct RulesArgs {
