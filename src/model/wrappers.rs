@@ -461,13 +461,25 @@ pub fn peel(mut argv: Vec<Word>) -> Peeled {
                     .and_then(|c| c.value.as_ref())
                     .filter(|v| v.attached.is_none())
                     .map(|v| v.word);
+                // `runuser -u bob [--] cmd args`: with `-u` the operands are the command.
+                let start = match o.end_of_options.filter(|_| name == "runuser") {
+                    Some(e) => Some(e + 2),
+                    None if name == "runuser" && o.flag('u', "user") => {
+                        o.operands.first().map(|i| i + 1)
+                    }
+                    None => None,
+                }
+                .filter(|_| code.is_none());
+                // The wrapper's own words: up to the command it runs, if any.
+                let end = start.unwrap_or(argv.len());
                 let taken: Vec<String> = args
                     .iter()
                     .enumerate()
+                    .take(end.saturating_sub(1))
                     .filter(|(i, _)| Some(*i) != code_word)
                     .map(|(_, w)| lit(w))
                     .collect();
-                out.wrappers.push(wrapper(&name, taken, &argv, argv.len()));
+                out.wrappers.push(wrapper(&name, taken, &argv, end));
                 if let Some(c) = code {
                     out.code = Some(WrappedCode {
                         code: c,
@@ -477,14 +489,6 @@ pub fn peel(mut argv: Vec<Word>) -> Peeled {
                     argv.clear();
                     break;
                 }
-                // `runuser -u bob [--] cmd args`: with `-u` the operands are the command.
-                let start = match o.end_of_options.filter(|_| name == "runuser") {
-                    Some(e) => Some(e + 2),
-                    None if name == "runuser" && o.flag('u', "user") => {
-                        o.operands.first().map(|i| i + 1)
-                    }
-                    None => None,
-                };
                 match start {
                     Some(s) => {
                         argv = argv.split_off(s.min(argv.len()));

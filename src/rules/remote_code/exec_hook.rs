@@ -200,10 +200,14 @@ fn hook(cmd: &Command) -> Option<(String, Option<&'static str>)> {
 const BUILTIN_WRAPPERS: &[&str] = &["command", "builtin", "exec", "time"];
 
 /// Does the command read its stdin from the terminal (nothing piped, redirected or known)?
+/// `</dev/null` is counted as the terminal: the answer must not change with a redirect
+/// that feeds nothing.
 fn stdin_is_terminal(cmd: &Command) -> bool {
     cmd.stdin_text.is_none()
         && cmd.pipe.as_ref().is_none_or(|p| p.stage == 0)
         && !cmd.redirects.iter().any(|r| {
+            let from_null = r.op == RedirectOp::Read
+                && r.target.as_ref().and_then(|t| t.lit()).as_deref() == Some("/dev/null");
             matches!(
                 r.op,
                 RedirectOp::Read
@@ -211,6 +215,7 @@ fn stdin_is_terminal(cmd: &Command) -> bool {
                     | RedirectOp::Heredoc
                     | RedirectOp::HereString
             ) && r.fd.is_none_or(|f| f == 0)
+                && !from_null
         })
 }
 
