@@ -7,6 +7,7 @@
 pub mod boundary;
 pub mod corpus;
 pub mod fallback;
+pub mod glob;
 pub mod graph;
 pub mod hooks;
 pub mod model;

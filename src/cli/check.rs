@@ -1,5 +1,6 @@
 //! `shellgate check`: one command, or a JSONL batch, to decisions.
 
+use super::emit;
 use std::io::{BufRead, Write};
 
 use clap::Args;
@@ -153,7 +154,7 @@ pub fn run(args: CheckArgs) -> i32 {
     if args.json {
         match serde_json::to_string(&result(&v)) {
             Ok(s) => {
-                let _ = writeln!(out, "{s}");
+                emit(&mut out, format_args!("{s}\n"));
             }
             Err(e) => {
                 eprintln!(
@@ -163,7 +164,10 @@ pub fn run(args: CheckArgs) -> i32 {
             }
         }
     } else {
-        let _ = write!(out, "{}", super::render::check_verdict(&v));
+        emit(
+            &mut out,
+            format_args!("{}", super::render::check_verdict(&v)),
+        );
     }
     decision_exit(v.decision)
 }
@@ -337,7 +341,7 @@ fn run_jsonl(
                 eprintln!("shellgate: warning: {w}");
             }
             bad += usize::from(is_bad);
-            let _ = writeln!(out, "{line}");
+            emit(&mut out, format_args!("{line}\n"));
         }
         if let Some(e) = read_error {
             eprintln!("shellgate: read error after line {lineno}: {e}");

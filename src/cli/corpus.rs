@@ -2,6 +2,7 @@
 //! every case whose decision or rules differ from its label, and end with the summary line
 //! `N passed, M failed`; `--update` rewrites the labels of TOML files to the new answers.
 
+use super::emit;
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
@@ -62,10 +63,10 @@ pub fn run(args: CorpusArgs) -> i32 {
     let failed: Vec<&Outcome> = outcomes.iter().filter(|o| !o.ok).collect();
     let mut out = std::io::stdout().lock();
     for o in &failed {
-        let _ = writeln!(out, "{}", corpus::diff(o));
+        emit(&mut out, format_args!("{}\n", corpus::diff(o)));
         // The note says why the label is what it is: what a reviewer needs to judge the diff.
         if let Some(n) = &o.loaded.case.note {
-            let _ = writeln!(out, "note: {n}\n");
+            emit(&mut out, format_args!("note: {n}\n\n"));
         }
     }
     let code = if failed.is_empty() {
@@ -73,18 +74,22 @@ pub fn run(args: CorpusArgs) -> i32 {
     } else if args.update {
         update(&failed, &mut out)
     } else {
-        let _ = writeln!(
-            out,
-            "Fix the analysis, or if the new answers are right run again with --update to rewrite the TOML labels."
+        emit(
+            &mut out,
+            format_args!(
+                "Fix the analysis, or if the new answers are right run again with --update to rewrite the TOML labels.\n"
+            ),
         );
         1
     };
     // The summary is the last line so harnesses that read a run's closing line find it.
-    let _ = writeln!(
-        out,
-        "{} passed, {} failed",
-        outcomes.len() - failed.len(),
-        failed.len()
+    emit(
+        &mut out,
+        format_args!(
+            "{} passed, {} failed\n",
+            outcomes.len() - failed.len(),
+            failed.len()
+        ),
     );
     code
 }
@@ -108,7 +113,10 @@ fn update(failed: &[&Outcome], out: &mut impl Write) -> i32 {
         }
         match corpus::update_file(&file, &os) {
             Ok(n) => {
-                let _ = writeln!(out, "updated {n} case(s) in {}", file.display());
+                emit(
+                    out,
+                    format_args!("updated {n} case(s) in {}\n", file.display()),
+                );
                 left += os.len().saturating_sub(n);
             }
             Err(e) => {

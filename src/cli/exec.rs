@@ -3,6 +3,7 @@
 //! terminal (`[o]nce / [s]ession / [a]lways / [d]eny`, Enter and the timeout deny); deny
 //! exits 126 with the reason on stderr and runs nothing.
 
+use super::emit;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Write};
 use std::sync::mpsc;
@@ -79,7 +80,7 @@ pub fn run(mut args: ExecArgs) -> i32 {
             let answer = prompt(&v, &cfg.config, r, &mut w);
             let rec = policy::record_answer(&req, answer, AnswerSource::Prompt, &cfg, &mut *store);
             for x in &rec.warnings {
-                let _ = writeln!(w, "shellgate: warning: {x}");
+                emit(&mut w, format_args!("shellgate: warning: {x}\n"));
             }
             if !rec.allow_entries.is_empty() {
                 let file = cfg
@@ -88,10 +89,12 @@ pub fn run(mut args: ExecArgs) -> i32 {
                     .as_ref()
                     .map(|p| p.display().to_string())
                     .unwrap_or_default();
-                let _ = writeln!(
-                    w,
-                    "shellgate: added to `allow` in {file}: {}",
-                    rec.allow_entries.join(", ")
+                emit(
+                    &mut w,
+                    format_args!(
+                        "shellgate: added to `allow` in {file}: {}\n",
+                        rec.allow_entries.join(", ")
+                    ),
                 );
             }
             match answer.decision() {
@@ -152,11 +155,14 @@ fn prompt(v: &Verdict, cfg: &policy::Config, tty: File, w: &mut File) -> Answer 
         },
         Ok(Err(_)) => Answer::Deny,
         Err(_) => {
-            let _ = writeln!(w, "\nshellgate: no answer in {} s; denied", cfg.timeout);
+            emit(
+                w,
+                format_args!("\nshellgate: no answer in {} s; denied\n", cfg.timeout),
+            );
             Answer::Timeout
         }
     };
-    let _ = writeln!(w, "shellgate: {}", answer.as_str());
+    emit(w, format_args!("shellgate: {}\n", answer.as_str()));
     answer
 }
 

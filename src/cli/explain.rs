@@ -4,7 +4,7 @@
 //! [`super::report`]); printing is in [`super::render`], and `--json` serialises the same
 //! report so both views agree.
 
-use std::io::Write;
+use super::emit;
 
 use clap::Args;
 
@@ -103,7 +103,7 @@ pub fn run(args: ExplainArgs) -> i32 {
         });
         match encoded {
             Ok(s) => {
-                let _ = writeln!(out, "{s}");
+                emit(&mut out, format_args!("{s}\n"));
             }
             Err(e) => {
                 eprintln!(
@@ -120,17 +120,17 @@ pub fn run(args: ExplainArgs) -> i32 {
         .count();
     if views == 0 {
         let style = Style::resolve(args.color);
-        let _ = write!(out, "{}", render::explain(&r, &style));
-        let _ = write!(out, "{}", render::policy_line(&v));
+        emit(&mut out, format_args!("{}", render::explain(&r, &style)));
+        emit(&mut out, format_args!("{}", render::policy_line(&v)));
         return decision_exit(a.decision);
     }
     // Debug views replace the report so a single view can be piped (`--graph | dot`); with
     // several, each gets a header.
     let mut section = |title: &str, body: String| {
         if views > 1 {
-            let _ = writeln!(out, "== {title} ==");
+            emit(&mut out, format_args!("== {title} ==\n"));
         }
-        let _ = write!(out, "{body}");
+        emit(&mut out, format_args!("{body}"));
     };
     if args.cst {
         section("cst", cst_text(&a));

@@ -1,5 +1,6 @@
 //! `shellgate log` (the decision ledger) and `shellgate approvals list|revoke|clear|suggest`.
 
+use super::emit;
 use std::io::Write;
 
 use clap::{Args, Subcommand, ValueEnum};
@@ -257,7 +258,7 @@ fn table(head: &[&str], rows: &[Vec<String>]) -> String {
 fn print_json(out: &mut impl Write, v: &impl Serialize, what: &str) -> i32 {
     match serde_json::to_string_pretty(v) {
         Ok(s) => {
-            let _ = writeln!(out, "{s}");
+            emit(out, format_args!("{s}\n"));
             0
         }
         Err(e) => {
@@ -302,7 +303,7 @@ pub fn run_log(args: LogArgs) -> i32 {
         for e in &entries {
             match serde_json::to_string(e) {
                 Ok(s) => {
-                    let _ = writeln!(out, "{s}");
+                    emit(&mut out, format_args!("{s}\n"));
                 }
                 Err(e) => {
                     eprintln!("shellgate: could not encode a ledger entry: {e}");
@@ -313,10 +314,12 @@ pub fn run_log(args: LogArgs) -> i32 {
         return 0;
     }
     if entries.is_empty() {
-        let _ = writeln!(
-            out,
-            "no decisions recorded{}",
-            if since.is_some() { " in that time" } else { "" }
+        emit(
+            &mut out,
+            format_args!(
+                "no decisions recorded{}\n",
+                if since.is_some() { " in that time" } else { "" }
+            ),
         );
         return 0;
     }
@@ -341,21 +344,23 @@ pub fn run_log(args: LogArgs) -> i32 {
             ]
         })
         .collect();
-    let _ = write!(
-        out,
-        "{}",
-        table(
-            &[
-                "TIME (UTC)",
-                "DECISION",
-                "BY",
-                "RULES",
-                "HARNESS",
-                "SESSION",
-                "COMMAND"
-            ],
-            &rows
-        )
+    emit(
+        &mut out,
+        format_args!(
+            "{}",
+            table(
+                &[
+                    "TIME (UTC)",
+                    "DECISION",
+                    "BY",
+                    "RULES",
+                    "HARNESS",
+                    "SESSION",
+                    "COMMAND"
+                ],
+                &rows
+            )
+        ),
     );
     0
 }
@@ -397,7 +402,10 @@ pub fn run_approvals(args: ApprovalsArgs) -> i32 {
                 return print_json(&mut out, &j, "approvals");
             }
             if all.is_empty() {
-                let _ = writeln!(out, "no session or once approvals in force");
+                emit(
+                    &mut out,
+                    format_args!("no session or once approvals in force\n"),
+                );
             } else {
                 let rows: Vec<Vec<String>> = all
                     .iter()
@@ -421,25 +429,29 @@ pub fn run_approvals(args: ApprovalsArgs) -> i32 {
                         ]
                     })
                     .collect();
-                let _ = write!(
-                    out,
-                    "{}",
-                    table(
-                        &["ID", "SCOPE", "SESSION", "EXPIRES (UTC)", "RULES", "TARGET"],
-                        &rows
-                    )
+                emit(
+                    &mut out,
+                    format_args!(
+                        "{}",
+                        table(
+                            &["ID", "SCOPE", "SESSION", "EXPIRES (UTC)", "RULES", "TARGET"],
+                            &rows
+                        )
+                    ),
                 );
             }
-            let _ = writeln!(
-                out,
-                "\nallow list (\"always\") in {}:",
-                config.as_deref().unwrap_or("(no config path)")
+            emit(
+                &mut out,
+                format_args!(
+                    "\nallow list (\"always\") in {}:\n",
+                    config.as_deref().unwrap_or("(no config path)")
+                ),
             );
             if cfg.config.allow.is_empty() {
-                let _ = writeln!(out, "  (empty)");
+                emit(&mut out, format_args!("  (empty)\n"));
             }
             for e in &cfg.config.allow {
-                let _ = writeln!(out, "  {}", display(e));
+                emit(&mut out, format_args!("  {}\n", display(e)));
             }
             0
         }
@@ -533,7 +545,10 @@ fn run_suggest(
         return match policy::add_allow_entries(path, &chosen) {
             Ok(added) => {
                 for a in &added {
-                    let _ = writeln!(out, "added to allow in {}: {}", path.display(), display(a));
+                    emit(
+                        &mut out,
+                        format_args!("added to allow in {}: {}\n", path.display(), display(a)),
+                    );
                 }
                 0
             }
@@ -547,27 +562,36 @@ fn run_suggest(
         return print_json(&mut out, &props, "proposals");
     }
     if props.is_empty() {
-        let _ = writeln!(
-            out,
-            "no proposals: nothing approvable was approved at least {min_count} time(s) in the last {days} days"
+        emit(
+            &mut out,
+            format_args!(
+                "no proposals: nothing approvable was approved at least {min_count} time(s) in the last {days} days\n"
+            ),
         );
         return 0;
     }
-    let _ = writeln!(
-        out,
-        "Proposed allow entries (from approvals in the last {days} days; a dry run — add with --apply N[,M]):\n"
+    emit(
+        &mut out,
+        format_args!(
+            "Proposed allow entries (from approvals in the last {days} days; a dry run — add with --apply N[,M]):\n\n"
+        ),
     );
     for (i, p) in props.iter().enumerate() {
-        let _ = writeln!(
-            out,
-            "  {}. {}    — approved {}x ({})",
-            i + 1,
-            display(&p.entry),
-            p.count,
-            p.name
+        emit(
+            &mut out,
+            format_args!(
+                "  {}. {}    — approved {}x ({})\n",
+                i + 1,
+                display(&p.entry),
+                p.count,
+                p.name
+            ),
         );
         for e in &p.examples {
-            let _ = writeln!(out, "       e.g. {}", cut(&display(e), 70));
+            emit(
+                &mut out,
+                format_args!("       e.g. {}\n", cut(&display(e), 70)),
+            );
         }
     }
     0

@@ -172,6 +172,18 @@ pub fn context_from(cwd: Option<&str>, home: Option<&str>) -> shellgate::Context
     c
 }
 
+/// Write a subcommand's text to stdout or the terminal; text with several parts is built
+/// first with `fmt::Write` and `?` (`render::render`). This is the one place a failed write
+/// is dropped: when the reader has gone (a closed pipe, `| head`) nobody is left to tell,
+/// and the exit code still carries the answer. Other failures get a line on stderr.
+pub fn emit(w: &mut impl std::io::Write, text: std::fmt::Arguments<'_>) {
+    if let Err(e) = w.write_fmt(text)
+        && e.kind() != std::io::ErrorKind::BrokenPipe
+    {
+        eprintln!("shellgate: could not write the output: {e}");
+    }
+}
+
 /// Exit code for a decision.
 pub fn decision_exit(d: shellgate_decision::Decision) -> i32 {
     match d {

@@ -2,7 +2,7 @@
 //! model, the rule catalog and rule docs. Kept in one place so every subcommand looks alike
 //! and colour handling lives in one spot; the other modules build data, this one prints it.
 
-use std::fmt::Write as _;
+use std::fmt::{self, Write};
 
 pub use shellgate::text::display;
 use shellgate::text::{clip, display_text, display_width, quote};
@@ -97,12 +97,17 @@ pub fn severity_str(s: Severity) -> &'static str {
     }
 }
 
+/// Collects what a writer writes. Writing into memory cannot fail, so the writers' `?` only
+/// passes on a formatter's own error, which collecting into a `String` never raises.
+pub fn render(write: impl Fn(&mut fmt::Formatter<'_>) -> fmt::Result) -> String {
+    fmt::from_fn(write).to_string()
+}
+
 /// `check`'s terse text form: the decision, then one line per finding with its byte span.
-pub fn check(a: &shellgate::Analysis) -> String {
-    let mut out = String::new();
-    let _ = writeln!(out, "{}", a.decision.as_str());
+fn write_check(out: &mut impl Write, a: &shellgate::Analysis) -> fmt::Result {
+    writeln!(out, "{}", a.decision.as_str())?;
     for f in &a.findings {
-        let _ = writeln!(
+        writeln!(
             out,
             "  {} {} [{}] {} ({}..{})",
             f.rule,
@@ -111,26 +116,28 @@ pub fn check(a: &shellgate::Analysis) -> String {
             display_text(&f.message),
             f.span.start,
             f.span.end
-        );
+        )?;
     }
-    out
+    Ok(())
 }
 
-/// `check`'s text form of a policy verdict: as [`check`] with the policy's decision, plus a
+/// `check`'s text form of a policy verdict: as [`write_check`] with the policy's decision, plus a
 /// `policy:` line when the policy (not the findings alone) decided it.
 pub fn check_verdict(v: &shellgate::policy::Verdict) -> String {
     use shellgate::policy::DecidedBy;
     let mut a = v.analysis.clone();
     a.decision = v.decision;
     a.findings = v.findings.clone();
-    let mut out = check(&a);
-    if !matches!(
-        v.decided_by,
-        DecidedBy::Rule { .. } | DecidedBy::NoFindings | DecidedBy::Ask
-    ) {
-        let _ = writeln!(out, "  policy: {}", display_text(&v.reason));
-    }
-    out
+    render(|out| {
+        write_check(out, &a)?;
+        if !matches!(
+            v.decided_by,
+            DecidedBy::Rule { .. } | DecidedBy::NoFindings | DecidedBy::Ask
+        ) {
+            writeln!(out, "  policy: {}", display_text(&v.reason))?;
+        }
+        Ok(())
+    })
 }
 
 /// `explain`'s closing line on the policy: the mode and what decided, when the policy (not
@@ -170,8 +177,20 @@ const LINE_CONTEXT: usize = 40;
 /// The lines of `text` that `span` touches, each with its line number and a `^^^` line
 /// under exactly the bytes of the span on that line.
 pub fn underline(text: &str, span: Span, style: &Style, severity: Severity) -> String {
-    let start = floor_char(text, span.start.min(text.len()));
-    let end = floor_char(text, span.end.min(text.len())).max(start);
+    render(|out| write_underline(out, text, span, style, severity))
+}
+
+fn write_underline(
+    out: &mut impl Write,
+    text: &str,
+    span: Span,
+    style: &Style,
+    severity: Severity,
+) -> fmt::Result {
+    let start = text.floor_char_boundary(span.start.min(text.len()));
+    let end = text
+        .floor_char_boundary(span.end.min(text.len()))
+        .max(start);
     // (line number, byte offset of line start, line text without newline)
     let mut lines = Vec::new();
     let mut off = 0;
@@ -191,7 +210,6 @@ pub fn underline(text: &str, span: Span, style: &Style, severity: Severity) -> S
         .last()
         .map(|(n, _, _)| n.to_string().len())
         .unwrap_or(1);
-    let mut out = String::new();
     let shown: Vec<Option<&&(usize, usize, &str)>> = if touched.len() > MAX_SPAN_LINES {
         let head = MAX_SPAN_LINES - 2;
         touched[..head]
@@ -210,12 +228,12 @@ pub fn underline(text: &str, span: Span, style: &Style, severity: Severity) -> S
     for item in shown {
         let Some((n, ls, l)) = item else {
             let hidden = touched.len().saturating_sub(MAX_SPAN_LINES);
-            let _ = writeln!(
+            writeln!(
                 out,
                 "{:>width$} {} … {hidden} more line(s) …",
                 "",
                 style.dim("|")
-            );
+            )?;
             continue;
         };
         let mut from = start.saturating_sub(*ls).min(l.len());
@@ -228,47 +246,36 @@ pub fn underline(text: &str, span: Span, style: &Style, severity: Severity) -> S
         // Long lines (a minified one-liner, a 1 MiB hostile command) are cut to a window
         // around the span so the report stays readable and bounded.
         let (ws, we) = if l.len() > MAX_LINE_BYTES {
-            let ws = floor_char(l, from.saturating_sub(LINE_CONTEXT));
+            let ws = l.floor_char_boundary(from.saturating_sub(LINE_CONTEXT));
             let shown_end = to.min(from + MAX_LINE_BYTES - 2 * LINE_CONTEXT);
-            (ws, ceil_char(l, (shown_end + LINE_CONTEXT).min(l.len())))
+            (
+                ws,
+                l.ceil_char_boundary((shown_end + LINE_CONTEXT).min(l.len())),
+            )
         } else {
             (0, l.len())
         };
         let lead = if ws > 0 { "…" } else { "" };
         let trail = if we < l.len() { "…" } else { "" };
-        let _ = writeln!(
+        writeln!(
             out,
             "{} {} {lead}{}{trail}",
             style.dim(&format!("{n:>width$}")),
             style.dim("|"),
             display_text(&l[ws..we])
-        );
+        )?;
         let pad = lead.chars().count() + display_width(&l[ws..from]);
         let carets = display_width(&l[from..to.min(we)]).max(1);
-        let _ = writeln!(
+        writeln!(
             out,
             "{:>width$} {} {}{}",
             "",
             style.dim("|"),
             " ".repeat(pad),
             paint(&"^".repeat(carets))
-        );
+        )?;
     }
-    out
-}
-
-fn ceil_char(s: &str, mut i: usize) -> usize {
-    while i < s.len() && !s.is_char_boundary(i) {
-        i += 1;
-    }
-    i
-}
-
-fn floor_char(s: &str, mut i: usize) -> usize {
-    while i > 0 && !s.is_char_boundary(i) {
-        i -= 1;
-    }
-    i
+    Ok(())
 }
 
 /// A sentence a newcomer can follow for one piece of evidence.
@@ -409,23 +416,25 @@ const MAX_MESSAGE_CHARS: usize = 400;
 
 /// The full `explain` report.
 pub fn explain(r: &Report, style: &Style) -> String {
-    let mut out = String::new();
-    let _ = writeln!(
+    render(|out| write_explain(out, r, style))
+}
+
+fn write_explain(out: &mut impl Write, r: &Report, style: &Style) -> fmt::Result {
+    writeln!(
         out,
         "{} {}",
         style.decision(r.decision),
         style.dim(&format!("— {}", decision_meaning(r.decision)))
-    );
+    )?;
     if r.findings.is_empty() {
-        let _ = writeln!(out);
-        let _ = writeln!(out, "{}", summary_line(r));
-        let _ = writeln!(out, "No rule fired.");
-        normalization_block(r, style, &mut out);
-        return out;
+        writeln!(out)?;
+        writeln!(out, "{}", summary_line(r))?;
+        writeln!(out, "No rule fired.")?;
+        return normalization_block(out, r, style);
     }
     for (i, f) in r.findings.iter().enumerate() {
-        let _ = writeln!(out);
-        let _ = writeln!(
+        writeln!(out)?;
+        writeln!(
             out,
             "{} {} {} [{}] {}",
             style.dim(&format!("{}.", i + 1)),
@@ -433,50 +442,50 @@ pub fn explain(r: &Report, style: &Style) -> String {
             style.bold(f.name),
             style.severity(f.severity),
             clip(&display_text(&f.message), MAX_MESSAGE_CHARS)
-        );
+        )?;
         if !f.hermes.is_empty() {
-            let _ = writeln!(out, "   {} {}", style.dim("hermes:"), f.hermes.join(", "));
+            writeln!(out, "   {} {}", style.dim("hermes:"), f.hermes.join(", "))?;
         }
         let span = Span::new(f.span[0], f.span[1]);
         for l in underline(&r.command, span, style, f.severity).lines() {
-            let _ = writeln!(out, "   {l}");
+            writeln!(out, "   {l}")?;
         }
         for src in &f.sources {
-            let _ = writeln!(
+            writeln!(
                 out,
                 "   {}",
                 style.cyan(&format!("code from the {}:", src.label))
-            );
+            )?;
             let span = Span::new(src.span[0], src.span[1]);
             for l in underline(&r.command, span, style, f.severity).lines() {
-                let _ = writeln!(out, "   {l}");
+                writeln!(out, "   {l}")?;
             }
         }
         if !f.evidence.is_empty() {
-            let _ = writeln!(out, "   {}", style.cyan("why:"));
+            writeln!(out, "   {}", style.cyan("why:"))?;
             for e in &f.evidence {
-                let _ = writeln!(out, "   - {}", evidence_sentence(e));
+                writeln!(out, "   - {}", evidence_sentence(e))?;
             }
         }
     }
-    let _ = writeln!(out);
-    let _ = writeln!(out, "{}", summary_line(r));
-    normalization_block(r, style, &mut out);
-    out
+    writeln!(out)?;
+    writeln!(out, "{}", summary_line(r))?;
+    normalization_block(out, r, style)
 }
 
-fn normalization_block(r: &Report, style: &Style, out: &mut String) {
+fn normalization_block(out: &mut impl Write, r: &Report, style: &Style) -> fmt::Result {
     if r.normalization.is_empty() {
-        return;
+        return Ok(());
     }
-    let _ = writeln!(out, "{}", style.cyan("normalisation:"));
+    writeln!(out, "{}", style.cyan("normalisation:"))?;
     for n in &r.normalization {
-        let _ = writeln!(
+        writeln!(
             out,
             "- {}",
             evidence_sentence(&Evidence::Normalized { note: n.clone() })
-        );
+        )?;
     }
+    Ok(())
 }
 
 fn summary_line(r: &Report) -> String {
@@ -528,9 +537,8 @@ pub fn rules_table(metas: &[&RuleMeta]) -> String {
             w[i] = w[i].max(c.chars().count());
         }
     }
-    let mut out = String::new();
-    let line = |cells: [&str; 5], out: &mut String| {
-        let _ = writeln!(
+    let line = |out: &mut fmt::Formatter<'_>, cells: [&str; 5]| {
+        writeln!(
             out,
             "{:<w0$}  {:<w1$}  {:<w2$}  {:<w3$}  {}",
             cells[0],
@@ -542,54 +550,58 @@ pub fn rules_table(metas: &[&RuleMeta]) -> String {
             w1 = w[1],
             w2 = w[2],
             w3 = w[3]
-        );
+        )
     };
-    line(header, &mut out);
-    for r in &rows {
-        line([&r[0], &r[1], &r[2], &r[3], &r[4]], &mut out);
-    }
-    let _ = writeln!(
-        out,
-        "\n{} rules. Run `shellgate rules CODE` for a rule's docs and examples.",
-        rows.len()
-    );
-    out
+    render(|out| {
+        line(out, header)?;
+        for r in &rows {
+            line(out, [&r[0], &r[1], &r[2], &r[3], &r[4]])?;
+        }
+        writeln!(
+            out,
+            "\n{} rules. Run `shellgate rules CODE` for a rule's docs and examples.",
+            rows.len()
+        )
+    })
 }
 
 /// One rule's docs and examples.
 pub fn rule_docs(m: &RuleMeta) -> String {
-    let mut out = String::new();
-    let _ = writeln!(out, "{} {}", m.code, m.name);
-    let _ = writeln!(out, "{}", m.summary);
-    let _ = writeln!(out);
-    let _ = writeln!(out, "severity: {}", severity_str(m.severity));
-    let _ = writeln!(out, "category: {}", m.category.as_str());
-    let _ = writeln!(out, "hermes:   {}", hermes_str(m));
+    render(|out| write_rule_docs(out, m))
+}
+
+fn write_rule_docs(out: &mut impl Write, m: &RuleMeta) -> fmt::Result {
+    writeln!(out, "{} {}", m.code, m.name)?;
+    writeln!(out, "{}", m.summary)?;
+    writeln!(out)?;
+    writeln!(out, "severity: {}", severity_str(m.severity))?;
+    writeln!(out, "category: {}", m.category.as_str())?;
+    writeln!(out, "hermes:   {}", hermes_str(m))?;
     if !m.programs.is_empty() {
-        let _ = writeln!(out, "programs: {}", m.programs.join(", "));
+        writeln!(out, "programs: {}", m.programs.join(", "))?;
     }
-    let _ = writeln!(out);
+    writeln!(out)?;
     // `///` docs keep the space after the slashes; drop it so the text reads as written.
     for l in m.docs.trim_end().lines() {
-        let _ = writeln!(out, "{}", l.strip_prefix(' ').unwrap_or(l));
+        writeln!(out, "{}", l.strip_prefix(' ').unwrap_or(l))?;
     }
-    let _ = writeln!(out);
-    let _ = writeln!(out, "## Examples it flags");
+    writeln!(out)?;
+    writeln!(out, "## Examples it flags")?;
     if m.fail.is_empty() {
-        let _ = writeln!(out, "(none)");
+        writeln!(out, "(none)")?;
     }
     for e in m.fail {
-        let _ = writeln!(out, "  $ {}", display_text(e));
+        writeln!(out, "  $ {}", display_text(e))?;
     }
-    let _ = writeln!(out);
-    let _ = writeln!(out, "## Examples it does not flag");
+    writeln!(out)?;
+    writeln!(out, "## Examples it does not flag")?;
     if m.pass.is_empty() {
-        let _ = writeln!(out, "(none)");
+        writeln!(out, "(none)")?;
     }
     for e in m.pass {
-        let _ = writeln!(out, "  $ {}", display_text(e));
+        writeln!(out, "  $ {}", display_text(e))?;
     }
-    out
+    Ok(())
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! `shellgate rules`: the rule catalog as a table, or one rule's docs and examples, both
 //! generated from the registry `RULES` so they cannot drift from what actually runs.
 
-use std::io::Write;
+use super::emit;
 
 use clap::Args;
 
@@ -21,7 +21,7 @@ pub struct RulesArgs {
 fn print_json<T: serde::Serialize + ?Sized>(v: &T) -> i32 {
     match serde_json::to_string_pretty(v) {
         Ok(s) => {
-            let _ = writeln!(std::io::stdout().lock(), "{s}");
+            emit(&mut std::io::stdout().lock(), format_args!("{s}\n"));
             0
         }
         Err(e) => {
@@ -39,7 +39,10 @@ pub fn run(args: RulesArgs) -> i32 {
         if args.json {
             return print_json(&metas);
         }
-        let _ = write!(std::io::stdout().lock(), "{}", render::rules_table(&metas));
+        emit(
+            &mut std::io::stdout().lock(),
+            format_args!("{}", render::rules_table(&metas)),
+        );
         return 0;
     };
     let Some(rule) = find(id) else {
@@ -64,10 +67,9 @@ pub fn run(args: RulesArgs) -> i32 {
     if args.json {
         return print_json(rule.meta());
     }
-    let _ = write!(
-        std::io::stdout().lock(),
-        "{}",
-        render::rule_docs(rule.meta())
+    emit(
+        &mut std::io::stdout().lock(),
+        format_args!("{}", render::rule_docs(rule.meta())),
     );
     0
 }

@@ -29,23 +29,14 @@ impl fmt::Display for Command {
             "#{} {}  [{}..{}]",
             c.id, name, c.span.start, c.span.end
         )?;
-        let argv: Vec<String> = c
-            .argv
-            .iter()
-            .map(|w| quote(&w.text_with("<unknown>")))
-            .collect();
+        let argv: Vec<String> = c.argv.iter().map(|w| quote(&w.shown())).collect();
         if argv.is_empty() {
             writeln!(out, "  argv: (none: only assignments)")?;
         } else {
             writeln!(out, "  argv: {}", argv.join(" "))?;
         }
         for a in &c.assignments {
-            writeln!(
-                out,
-                "  assigns: {}={}",
-                a.name,
-                quote(&a.value.text_with("<unknown>"))
-            )?;
+            writeln!(out, "  assigns: {}={}", a.name, quote(&a.value.shown()))?;
         }
         for w in &c.wrappers {
             writeln!(out, "  wrapper: {} {}", w.name, w.args.join(" "))?;
@@ -57,7 +48,7 @@ impl fmt::Display for Command {
         for r in &c.redirects {
             let fd = r.fd.map(|f| f.to_string()).unwrap_or_default();
             let target = match (&r.target, &r.heredoc) {
-                (Some(t), _) => quote(&t.text_with("<unknown>")),
+                (Some(t), _) => quote(&t.shown()),
                 (None, Some(h)) => match &h.body {
                     Some(b) => format!("heredoc {}", quote(b.trim_end())),
                     None => "heredoc (expanded at run time)".to_string(),
@@ -67,7 +58,7 @@ impl fmt::Display for Command {
             match (r.op, &r.target) {
                 // `2>&1` reads as one token; spacing it out would suggest a file named `1`.
                 (RedirectOp::DupFd, Some(t)) => {
-                    writeln!(out, "  redirect: {fd}>&{}", display_text(&t.text_with("?")))?;
+                    writeln!(out, "  redirect: {fd}>&{}", display_text(&t.shown()))?;
                 }
                 _ => writeln!(out, "  redirect: {fd}{} {target}", redirect_op(r.op))?,
             }

@@ -113,21 +113,7 @@ pub(super) fn lower_inline(
         }
         words.push(Word::literal("--", span));
         words.push(Word::literal(&d.path, span));
-        let step = super::OriginStep {
-            kind: OriginKind::Interpreter,
-            span,
-            detail: format!("{name} {}", d.call),
-        };
-        let b = l.run_argv(
-            words,
-            Vec::new(),
-            Vec::new(),
-            span,
-            env,
-            &origin.push(step),
-            None,
-            Some(d.call.clone()),
-        );
+        let b = lower_file_call(l, words, name, &d.call, span, env, origin);
         out.commands.extend(b.commands);
     }
     for w in &scan.writes {
@@ -138,22 +124,36 @@ pub(super) fn lower_inline(
             Word::literal("--", span),
             Word::literal(&w.path, span),
         ];
-        let step = super::OriginStep {
-            kind: OriginKind::Interpreter,
-            span,
-            detail: format!("{name} {}", w.call),
-        };
-        let b = l.run_argv(
-            words,
-            Vec::new(),
-            Vec::new(),
-            span,
-            env,
-            &origin.push(step),
-            None,
-            Some(w.call.clone()),
-        );
+        let b = lower_file_call(l, words, name, &w.call, span, env, origin);
         out.commands.extend(b.commands);
     }
     Some(out)
+}
+
+/// Lower a literal delete or write call of inline code as the shell command that does the
+/// same (`words`: `rm -r -- P`, `tee -- P`), reached through the interpreter's `call`.
+fn lower_file_call(
+    l: &mut Lowerer<'_>,
+    words: Vec<Word>,
+    name: &str,
+    call: &str,
+    span: crate::Span,
+    env: &mut Env,
+    origin: &Origin,
+) -> Block {
+    let step = super::OriginStep {
+        kind: OriginKind::Interpreter,
+        span,
+        detail: format!("{name} {call}"),
+    };
+    l.run_argv(
+        words,
+        Vec::new(),
+        Vec::new(),
+        span,
+        env,
+        &origin.push(step),
+        None,
+        Some(call.to_string()),
+    )
 }

@@ -20,6 +20,10 @@ pub use env::{Env, VarValue};
 pub use lower::{LowerLimits, is_shell, lower_script};
 pub use payload::is_decoder;
 
+/// How text known only at run time is shown to people: in rule messages, `explain` and the
+/// model's `Display` (`rm -rf …/*`). One spelling everywhere, through [`Word::shown`].
+pub const UNKNOWN_TEXT: &str = "…";
+
 use crate::Span;
 use serde::Serialize;
 
@@ -148,8 +152,13 @@ impl Word {
         }
     }
 
-    /// The known text, with each unknown piece replaced by `unknown` (for display and for
-    /// matching shapes like `$DIR/` where only the literal parts matter).
+    /// The text as shown to people: known text, each unknown piece as [`UNKNOWN_TEXT`].
+    pub fn shown(&self) -> String {
+        self.text_with(UNKNOWN_TEXT)
+    }
+
+    /// The known text, with each unknown piece replaced by `unknown` (for matching shapes
+    /// like `$DIR/` where only the literal parts matter; [`Word::shown`] for display).
     pub fn text_with(&self, unknown: &str) -> String {
         let mut s = String::new();
         for p in &self.pieces {

@@ -1,4 +1,4 @@
-//! Word decoding, done in exactly one function ([`Lowerer::decode_word`]): quote removal,
+//! Word decoding, done in exactly one function ([`Expander::decode_nodes`]): quote removal,
 //! backslashes, `$'..'`, known variables and parameter-expansion forms, `~`, brace
 //! expansion, word splitting of unquoted expansions, and substitutions (lowered as code).
 
@@ -260,34 +260,6 @@ fn decode_unquoted(s: &str, atoms: &mut Vec<Atom>) {
     }
 }
 
-/// Match a shell glob pattern (`*`, `?`, literal text) against `s`.
-pub fn glob_match(pat: &str, s: &str) -> bool {
-    let p: Vec<char> = pat.chars().collect();
-    let t: Vec<char> = s.chars().collect();
-    let (mut pi, mut ti) = (0usize, 0usize);
-    let (mut star, mut mark) = (None::<usize>, 0usize);
-    while ti < t.len() {
-        if pi < p.len() && (p[pi] == '?' || (p[pi] != '*' && p[pi] == t[ti])) {
-            pi += 1;
-            ti += 1;
-        } else if pi < p.len() && p[pi] == '*' {
-            star = Some(pi);
-            mark = ti;
-            pi += 1;
-        } else if let Some(sp) = star {
-            pi = sp + 1;
-            mark += 1;
-            ti = mark;
-        } else {
-            return false;
-        }
-    }
-    while pi < p.len() && p[pi] == '*' {
-        pi += 1;
-    }
-    pi == p.len()
-}
-
 /// `${X#p}`, `${X##p}`, `${X%p}`, `${X%%p}`.
 fn strip_pattern(value: &str, pat: &str, op: &str) -> String {
     let idx: Vec<usize> = value
@@ -298,21 +270,21 @@ fn strip_pattern(value: &str, pat: &str, op: &str) -> String {
     match op {
         "#" => idx
             .iter()
-            .find(|&&i| glob_match(pat, &value[..i]))
+            .find(|&&i| crate::glob::matches(pat, &value[..i]))
             .map(|&i| value[i..].to_string()),
         "##" => idx
             .iter()
             .rev()
-            .find(|&&i| glob_match(pat, &value[..i]))
+            .find(|&&i| crate::glob::matches(pat, &value[..i]))
             .map(|&i| value[i..].to_string()),
         "%" => idx
             .iter()
             .rev()
-            .find(|&&i| glob_match(pat, &value[i..]))
+            .find(|&&i| crate::glob::matches(pat, &value[i..]))
             .map(|&i| value[..i].to_string()),
         "%%" => idx
             .iter()
-            .find(|&&i| glob_match(pat, &value[i..]))
+            .find(|&&i| crate::glob::matches(pat, &value[i..]))
             .map(|&i| value[..i].to_string()),
         _ => None,
     }
@@ -466,20 +438,9 @@ impl Expander<'_> {
         }
     }
 
-    /// Decode one word node into the fields bash would produce. The one place words are
-    /// decoded: everything that needs a word's value goes through here.
-    pub(super) fn decode_word(
-        &mut self,
-        src: &Source,
-        node: NodeId,
-        env: &mut Env,
-        origin: &Origin,
-        mode: WordMode,
-    ) -> Vec<Word> {
-        self.decode_nodes(src, &[node], env, origin, mode)
-    }
-
-    /// Decode adjacent nodes (no whitespace between them) as one word.
+    /// Decode adjacent nodes (no whitespace between them, one node for most words) into the
+    /// fields bash would produce. The one place words are decoded: everything that needs a
+    /// word's value goes through here.
     pub(super) fn decode_nodes(
         &mut self,
         src: &Source,
@@ -1591,14 +1552,6 @@ mod tests {
         assert_eq!(decode_ansi_c(r"\cA"), "\x01");
         assert_eq!(decode_ansi_c(r"a\nb\tc\\"), "a\nb\tc\\");
         assert_eq!(decode_ansi_c(r"\'"), "'");
-    }
-
-    #[test]
-    fn glob_match_handles_stars_and_questions() {
-        assert!(glob_match("*.txt", "a.txt"));
-        assert!(glob_match("a?c", "abc"));
-        assert!(!glob_match("a?c", "ac"));
-        assert!(glob_match("*", ""));
     }
 
     #[test]

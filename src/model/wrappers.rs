@@ -157,28 +157,8 @@ pub fn glob_program(word: &Word) -> Option<String> {
     let base = v.rsplit('/').next().unwrap_or(&v);
     GLOB_CANDIDATES
         .iter()
-        .find(|c| super::word::glob_match(base, c) || glob_class_match(base, c))
+        .find(|c| crate::glob::matches(base, c))
         .map(|c| c.to_string())
-}
-
-/// `glob_match` plus `[..]` character classes, which it does not handle.
-fn glob_class_match(pat: &str, s: &str) -> bool {
-    let mut simple = String::new();
-    let mut chars = pat.chars();
-    while let Some(c) = chars.next() {
-        if c == '[' {
-            // Any class matches any one character: an over-approximation, fine for a guard.
-            for d in chars.by_ref() {
-                if d == ']' {
-                    break;
-                }
-            }
-            simple.push('?');
-        } else {
-            simple.push(c);
-        }
-    }
-    super::word::glob_match(&simple, s)
 }
 
 fn lit(w: &Word) -> String {

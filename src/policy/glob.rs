@@ -1,13 +1,14 @@
 //! fnmatch-style globs as Hermes's `approvals.deny` uses them: `*`, `?`, `[...]`/`[!...]`,
-//! matched case-insensitively against the whole text (`*` also matches `/`). Python's
-//! `fnmatch` is the oracle (tests/glob_oracle.rs).
+//! matched case-insensitively against the whole text (`*` also matches `/`), by the crate's
+//! one matcher ([`crate::glob`]) on case-folded text. Python's `fnmatch` is the oracle
+//! (tests/glob_oracle.rs).
 
 /// True when `pattern` matches all of `text`, ignoring case (Python's `fnmatch` on
 /// lower-cased strings). A malformed bracket (`[` with no `]`) matches a literal `[`.
 pub fn matches(pattern: &str, text: &str) -> bool {
     let p: Vec<char> = pattern.chars().flat_map(char::to_lowercase).collect();
     let t: Vec<char> = text.chars().flat_map(char::to_lowercase).collect();
-    match_from(&p, &t)
+    crate::glob::match_chars(&p, &t)
 }
 
 /// Escape `text` so that [`matches`] treats every character literally.
@@ -24,87 +25,6 @@ pub fn escape(text: &str) -> String {
         }
     }
     s
-}
-
-/// Iterative matcher with single-star backtracking: linear in practice and never
-/// exponential, whatever the pattern (a deny list is user input).
-fn match_from(p: &[char], t: &[char]) -> bool {
-    let (mut pi, mut ti) = (0usize, 0usize);
-    let mut star: Option<(usize, usize)> = None;
-    while ti < t.len() {
-        if pi < p.len() {
-            match p[pi] {
-                '*' => {
-                    star = Some((pi, ti));
-                    pi += 1;
-                    continue;
-                }
-                '?' => {
-                    pi += 1;
-                    ti += 1;
-                    continue;
-                }
-                '[' => {
-                    if let Some((hit, next)) = bracket(p, pi, t[ti]) {
-                        if hit {
-                            pi = next;
-                            ti += 1;
-                            continue;
-                        }
-                    } else if t[ti] == '[' {
-                        pi += 1;
-                        ti += 1;
-                        continue;
-                    }
-                }
-                c if c == t[ti] => {
-                    pi += 1;
-                    ti += 1;
-                    continue;
-                }
-                _ => {}
-            }
-        }
-        match star {
-            Some((sp, st)) => {
-                pi = sp + 1;
-                ti = st + 1;
-                star = Some((sp, st + 1));
-            }
-            None => return false,
-        }
-    }
-    p[pi..].iter().all(|c| *c == '*')
-}
-
-/// Match one character against the bracket expression at `p[start]`; returns whether it
-/// matched and the index after the closing `]`, or `None` when the bracket is not closed.
-fn bracket(p: &[char], start: usize, c: char) -> Option<(bool, usize)> {
-    let mut i = start + 1;
-    // Only `!` negates, as in Python's fnmatch (Hermes's matcher); `^` is literal.
-    let negate = matches!(p.get(i), Some('!'));
-    if negate {
-        i += 1;
-    }
-    let first = i;
-    let mut hit = false;
-    while i < p.len() {
-        if p[i] == ']' && i > first {
-            return Some((hit != negate, i + 1));
-        }
-        if i + 2 < p.len() && p[i + 1] == '-' && p[i + 2] != ']' {
-            if p[i] <= c && c <= p[i + 2] {
-                hit = true;
-            }
-            i += 3;
-        } else {
-            if p[i] == c {
-                hit = true;
-            }
-            i += 1;
-        }
-    }
-    None
 }
 
 #[cfg(test)]

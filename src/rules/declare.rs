@@ -3,6 +3,11 @@
 
 /// Declare a rule struct with its metadata constant `META` and its [`crate::rules::Meta`]
 /// implementation, so no rule writes `meta()` by hand.
+///
+/// A Hermes key a rule sets on a finding by itself (not the first, which every finding
+/// carries) is named in the list, `hermes: ["recursive delete", LONG = "recursive delete
+/// (long flag)"]`, and the macro makes it an associated constant (`Self::LONG`): the rule
+/// then names the key, never copies its text, so the key it sets is always one it declares.
 #[macro_export]
 macro_rules! declare_rule {
     (
@@ -12,7 +17,7 @@ macro_rules! declare_rule {
         name: $kebab:literal,
         severity: $sev:ident,
         category: $cat:ident,
-        hermes: [$($h:literal),* $(,)?],
+        hermes: [$($($hk:ident =)? $h:literal),* $(,)?],
         programs: [$($p:literal),* $(,)?],
         summary: $summary:literal,
         pass: [$($pass:literal),* $(,)?],
@@ -21,6 +26,10 @@ macro_rules! declare_rule {
         $(#[doc = $doc])*
         $vis struct $name;
         impl $name {
+            $($(
+                #[doc = concat!("The Hermes key `", $h, "`.")]
+                pub const $hk: &'static str = $h;
+            )?)*
             pub const META: $crate::rules::RuleMeta = $crate::rules::RuleMeta {
                 code: $code,
                 name: $kebab,

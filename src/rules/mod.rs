@@ -182,7 +182,8 @@ impl Finding {
     }
 }
 
-/// The registry: every rule, in code order (`tests/catalog.rs` checks it). `rules`, `explain`, docs and tests read this.
+/// The registry: every rule, in code order (`tests/catalog.rs` checks it). `rules`, `explain`,
+/// docs, tests and [`run`] read this; rules with `programs` are also indexed by program.
 pub static RULES: &[&dyn Rule] = &[
     &analysis::UnparsedSyntax,
     &analysis::AnalysisLimit,
@@ -222,6 +223,7 @@ pub static RULES: &[&dyn Rule] = &[
     &self_protection::guard_loosen::GuardLoosen,
     &containers::lifecycle::ContainerLifecycle,
     &containers::daemon_redirect::DaemonRedirect,
+    &containers::host_escape::HostEscape,
     &git::reset_hard::ResetHard,
     &git::force_push::ForcePush,
     &git::clean_force::CleanForce,
@@ -274,7 +276,9 @@ pub fn find(id: &str) -> Option<&'static dyn Rule> {
         .find(|r| r.meta().code.eq_ignore_ascii_case(id) || r.meta().name == id)
 }
 
-/// Run every rule over the script.
+/// Run every rule over the script: for each command, the rules that name its program, in
+/// registry order; then the rules that name no program, once over the whole script. The
+/// decision depends on the findings, not on their order.
 pub fn run(cx: &Cx) -> Vec<Finding> {
     let mut out = Vec::new();
     for cmd in &cx.script.commands {
@@ -292,7 +296,9 @@ pub fn run(cx: &Cx) -> Vec<Finding> {
             r.check_script(cx, &mut out);
         }
     }
-    // One finding per rule and span: nested lowering can see the same command twice.
+    // Identical findings (same rule, span and message) are kept once: nested lowering can see
+    // a command twice (a function body where it is defined and where it is called). Findings
+    // of one rule on one span that say different things are all kept.
     let mut seen = std::collections::BTreeSet::new();
     out.retain(|f| seen.insert((f.rule, f.span, f.message.clone())));
     out

@@ -22,7 +22,7 @@ impl Lowerer<'_> {
     ) {
         let node = src.tree.node(id);
         if node.kind == k::COMMAND_SUBSTITUTION || node.kind == k::PROCESS_SUBSTITUTION {
-            let w = self.decode_word(src, id, env, origin, WordMode::Single);
+            let w = self.decode_nodes(src, &[id], env, origin, WordMode::Single);
             for x in w {
                 subs.extend(x.substitutions);
             }

@@ -266,19 +266,8 @@ impl Lowerer<'_> {
         Expander { norm, cx: self }
     }
 
-    /// Decode one word node into the fields bash would produce (see [`Expander::decode_word`]).
-    pub(in crate::model) fn decode_word(
-        &mut self,
-        src: &Source,
-        node: NodeId,
-        env: &mut Env,
-        origin: &Origin,
-        mode: WordMode,
-    ) -> Vec<Word> {
-        self.expander().decode_word(src, node, env, origin, mode)
-    }
-
-    /// Decode adjacent nodes (no whitespace between them) as one word.
+    /// Decode adjacent nodes (no whitespace between them) as one word; one node is one word
+    /// (see [`Expander::decode_nodes`]).
     pub(in crate::model) fn decode_nodes(
         &mut self,
         src: &Source,

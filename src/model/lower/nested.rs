@@ -19,43 +19,10 @@ impl Lowerer<'_> {
         span: Span,
         id: Option<CmdId>,
     ) -> Option<Block> {
-        let mut i = 0;
-        let mut has_c = false;
-        let mut reads_stdin = false;
-        while i < args.len() {
-            let Some(a) = args[i].lit() else { break };
-            if a == "--" || a == "-" {
-                i += 1;
-                break;
-            }
-            if a.starts_with("--") {
-                i += if matches!(a.as_str(), "--rcfile" | "--init-file") {
-                    2
-                } else {
-                    1
-                };
-                continue;
-            }
-            if (a.starts_with('-') || a.starts_with('+')) && a.len() > 1 {
-                let flags = &a[1..];
-                if flags.contains('c') {
-                    has_c = true;
-                }
-                if flags.contains('s') {
-                    reads_stdin = true;
-                }
-                // `-o opt` / `-O opt` take a value.
-                i += if flags.ends_with('o') || flags.ends_with('O') {
-                    2
-                } else {
-                    1
-                };
-                continue;
-            }
-            break;
-        }
-        let rest = args.get(i..).unwrap_or(&[]);
-        if has_c {
+        let shell = crate::model::opts::shell::shell_args(args);
+        let reads_stdin = shell.reads_stdin;
+        let rest = args.get(shell.rest..).unwrap_or(&[]);
+        if shell.code_string {
             let code = rest.first()?;
             if let Some(a0) = rest.get(1) {
                 child.arg0 = a0.lit();

@@ -161,7 +161,7 @@ impl Lowerer<'_> {
             k::CASE_STATEMENT => {
                 let mut out = Block::default();
                 if let Some(v) = src.tree.child_by_field(id, "value") {
-                    self.decode_word(src, v, env, origin, WordMode::Single);
+                    self.decode_nodes(src, &[v], env, origin, WordMode::Single);
                 }
                 let before = env.clone();
                 let mut branches = Vec::new();
@@ -420,7 +420,7 @@ impl Lowerer<'_> {
             .collect();
         let mut values = Vec::new();
         for v in value_nodes {
-            values.extend(self.decode_word(src, v, env, origin, WordMode::Argument));
+            values.extend(self.decode_nodes(src, &[v], env, origin, WordMode::Argument));
         }
         let literal: Option<Vec<String>> = values.iter().map(|w| w.lit()).collect();
         let mut out = Block::default();
@@ -571,7 +571,7 @@ impl Lowerer<'_> {
                     if t.starts_with('-') && t.contains('x') {
                         export = true;
                     }
-                    args.extend(self.decode_word(src, c, env, origin, WordMode::Argument));
+                    args.extend(self.decode_nodes(src, &[c], env, origin, WordMode::Argument));
                 }
                 _ => {}
             }

@@ -5,6 +5,8 @@
 //!
 //! Grammars are data ([`Grammar`], one table in [`grammars`]). A program without an entry
 //! is read by [`grammars::GENERIC`].
+//! Shells read their own argv differently (`+o`, `-o` at the end of a bundle, a run-time word
+//! ending the options); [`shell::shell_args`] is that one reader.
 //!
 //! ## Unknown options
 //! An option the grammar does not list takes no value: the next word is read as an operand
@@ -17,6 +19,7 @@
 //! after `--` every word is an operand (`rg -- --pre x`).
 
 pub mod grammars;
+pub mod shell;
 
 use super::{Piece, Word};
 
@@ -240,7 +243,7 @@ impl Opts {
             .rev()
             .filter(|o| names.contains(&o.name.as_str()))
             .find_map(|o| value_word(args, o))
-            .map(|w| w.text_with("…"))
+            .map(|w| w.shown())
     }
 
     /// The subcommand (first level), when there is one.
@@ -516,7 +519,7 @@ mod tests {
     }
 
     fn texts(args: &[Word], idx: &[usize]) -> Vec<String> {
-        idx.iter().map(|&i| args[i].text_with("?")).collect()
+        idx.iter().map(|&i| args[i].shown()).collect()
     }
 
     const G: Grammar = Grammar {

@@ -280,10 +280,10 @@ fn canonical(path: &str) -> String {
     p
 }
 
-/// `*` within one component: components never hold `/`, so the model's one glob matcher
+/// `*` within one component: components never hold `/`, so the crate's one glob matcher
 /// is fnmatch with `FNM_PATHNAME` here.
 fn component_matches(pat: &str, text: &str) -> bool {
-    super::super::word::glob_match(pat, text)
+    crate::glob::matches(pat, text)
 }
 
 /// Does `pattern` name `comps` or a directory above them?

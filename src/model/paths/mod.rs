@@ -255,7 +255,7 @@ pub fn classify_word(word: &Word, cwd: Option<&str>, home: Option<&str>) -> Exte
     ] = word.pieces.as_slice()
         && text.starts_with('/')
     {
-        return Extent::MaybeRoot(word.text_with("$?"));
+        return Extent::MaybeRoot(word.shown());
     }
     match word.value() {
         super::WordValue::Partial { prefix, .. } => {
@@ -274,17 +274,17 @@ pub fn classify_word(word: &Word, cwd: Option<&str>, home: Option<&str>) -> Exte
                 // mean the directory itself, so the path stays unknown; elsewhere it is
                 // something inside the known directory.
                 return match classify_text(dir_only, cwd, home) {
-                    Extent::Root | Extent::Home(_) => Extent::Unknown(word.text_with("$?")),
+                    Extent::Root | Extent::Home(_) => Extent::Unknown(word.shown()),
                     Extent::SystemDir(d) => Extent::InsideSystem(format!(
                         "{d}/{}",
-                        word.text_with("$?").rsplit('/').next().unwrap_or("")
+                        word.shown().rsplit('/').next().unwrap_or("")
                     )),
                     _ => classify_text(&format!("{dir}\u{fffd}"), cwd, home),
                 };
             }
-            Extent::Unknown(word.text_with("$?"))
+            Extent::Unknown(word.shown())
         }
-        _ => Extent::Unknown(word.text_with("$?")),
+        _ => Extent::Unknown(word.shown()),
     }
 }
 

@@ -50,7 +50,7 @@ const VARS: &[&str] = &[
 fn check(cmd: &Command, out: &mut Vec<Finding>) {
     for a in &cmd.assignments {
         if VARS.contains(&a.name.as_str()) {
-            let v = a.value.text_with("…");
+            let v = a.value.shown();
             if v.is_empty() {
                 continue;
             }
@@ -108,7 +108,7 @@ fn check(cmd: &Command, out: &mut Vec<Finding>) {
         .get(i..)
         .unwrap_or(&[])
         .iter()
-        .map(|w| w.text_with("…"))
+        .map(|w| w.shown())
         .collect();
     let w: Vec<&str> = words.iter().map(String::as_str).collect();
     match w.as_slice() {

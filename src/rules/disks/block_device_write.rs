@@ -31,7 +31,7 @@ declare_rule! {
     name: "block-device-overwrite",
     severity: Block,
     category: Disks,
-    hermes: ["format filesystem (mkfs)", "dd to raw block device", "redirect to raw block device", "write to block device"],
+    hermes: [MKFS = "format filesystem (mkfs)", DD = "dd to raw block device", REDIRECT = "redirect to raw block device", WRITE = "write to block device"],
     programs: [],
     summary: "Formats, wipes or overwrites a block device",
     pass: ["dd if=/dev/zero of=disk.img bs=1M count=10", "echo x > /dev/null", "cat /dev/sda1 | head", "mkfs.ext4 disk.img", "ls /dev/sda"],
@@ -66,7 +66,7 @@ impl Rule for BlockDeviceWrite {
                         format!("redirect writes into the block device {t}{}", route(cmd)),
                     )
                     .with_span(r.span);
-                    f.hermes = vec!["redirect to raw block device"];
+                    f.hermes = vec![BlockDeviceWrite::REDIRECT];
                     out.push(f);
                 }
             }
@@ -97,7 +97,7 @@ impl Rule for BlockDeviceWrite {
                         hit(
                             out,
                             format!("{n} formats the block device {d}"),
-                            "format filesystem (mkfs)",
+                            BlockDeviceWrite::MKFS,
                             Some(w),
                         );
                     }
@@ -117,10 +117,16 @@ impl Rule for BlockDeviceWrite {
                     };
                     if let Some(d) = target {
                         let w = devices.iter().find(|(x, _)| *x == d).map(|(_, w)| *w);
+                        // Hermes's keys: `wipefs` is a format, the copiers write.
+                        let key = if name == "wipefs" {
+                            BlockDeviceWrite::MKFS
+                        } else {
+                            BlockDeviceWrite::WRITE
+                        };
                         hit(
                             out,
                             format!("{name} overwrites the block device {d}"),
-                            "redirect to raw block device",
+                            key,
                             w,
                         );
                     }
@@ -134,7 +140,7 @@ impl Rule for BlockDeviceWrite {
                         hit(
                             out,
                             format!("badblocks -w overwrites the block device {d}"),
-                            "redirect to raw block device",
+                            BlockDeviceWrite::WRITE,
                             Some(w),
                         );
                     }
@@ -149,7 +155,7 @@ impl Rule for BlockDeviceWrite {
                             hit(
                                 out,
                                 format!("dd writes to the block device {of}"),
-                                "dd to raw block device",
+                                BlockDeviceWrite::DD,
                                 Some(w),
                             );
                         }
@@ -166,7 +172,7 @@ impl Rule for BlockDeviceWrite {
                             hit(
                                 out,
                                 format!("{n} restores onto the block device {}", t.raw),
-                                "redirect to raw block device",
+                                BlockDeviceWrite::WRITE,
                                 Some(t),
                             );
                         }

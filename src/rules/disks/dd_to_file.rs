@@ -38,7 +38,7 @@ declare_rule! {
 impl Rule for DdToFile {
     fn check_command(&self, _cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
         for w in cmd.args() {
-            let t = w.text_with("…");
+            let t = w.shown();
             let Some(of) = t.strip_prefix("of=") else {
                 continue;
             };
@@ -48,7 +48,7 @@ impl Rule for DdToFile {
             let src = cmd
                 .args()
                 .iter()
-                .map(|x| x.text_with("…"))
+                .map(|x| x.shown())
                 .find_map(|x| x.strip_prefix("if=").map(str::to_string))
                 .map(|i| format!("copies {i} over"))
                 .unwrap_or_else(|| "writes its input over".to_string());

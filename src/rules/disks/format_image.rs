@@ -72,7 +72,7 @@ impl Rule for FormatImage {
                 cmd,
                 format!(
                     "{prog} formats {}, erasing what it holds{}",
-                    target.text_with("…"),
+                    target.shown(),
                     route(cmd)
                 ),
             )

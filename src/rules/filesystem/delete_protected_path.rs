@@ -108,14 +108,14 @@ impl Rule for DeleteProtectedPath {
             let what = if w.is_dynamic() {
                 format!(
                     "{prog} deletes {}, a path under {} whose name is known only at run time{}",
-                    w.text_with("$?"),
+                    w.shown(),
                     describe(&class),
                     route(cmd)
                 )
             } else if system && w.has_glob() {
                 format!(
                     "{prog} deletes every file matching {} in {}{}",
-                    w.text_with("…"),
+                    w.shown(),
                     describe(&class),
                     route(cmd)
                 )

@@ -31,7 +31,7 @@ declare_rule! {
     name: "find-delete",
     severity: Approve,
     category: Filesystem,
-    hermes: ["find -delete", "find -exec/-execdir rm"],
+    hermes: ["find -delete", EXEC_RM = "find -exec/-execdir rm"],
     programs: ["find", "rm", "unlink"],
     summary: "find -delete or find -exec rm",
     pass: ["find . -name '*.pyc'", "find . -name x -print", "find . -exec ls {} \\;", "echo find . -delete", "find . -name '-delete'"],
@@ -92,7 +92,7 @@ impl Rule for FindDelete {
                     route(cmd)
                 ),
             );
-            f.hermes = vec!["find -exec/-execdir rm"];
+            f.hermes = vec![FindDelete::EXEC_RM];
             out.push(f);
         }
     }

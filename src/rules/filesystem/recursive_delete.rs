@@ -25,14 +25,16 @@ declare_rule! {
     /// ```
     ///
     /// ## Known limitations
-    /// Every recursive delete asks, including of build output; the policy's `smart` mode
-    /// (`policy::smart`) is what lets obviously local targets through.
+    /// Every recursive delete asks, including of build output. Under `mode = "smart"` the
+    /// policy (`src/policy/smart.rs`) rates a recursive delete inside the working directory,
+    /// of a build or cache directory, of a temporary path or of `mktemp` output low-risk and
+    /// lets it through; the rule itself does not look at the mode.
     pub struct RecursiveDelete;
     code: "SG2001",
     name: "recursive-delete",
     severity: Approve,
     category: Filesystem,
-    hermes: ["recursive delete", "recursive delete (long flag)"],
+    hermes: ["recursive delete", LONG_FLAG = "recursive delete (long flag)"],
     programs: ["rm"],
     summary: "Recursive rm (-r, -R, --recursive)",
     pass: ["rm notes.txt", "rm -f a.o b.o", "rmdir build", "echo 'rm -rf build'", "rm -- -r", "rm -rf /"],
@@ -71,7 +73,7 @@ impl Rule for RecursiveDelete {
             ),
         );
         if long {
-            f.hermes = vec!["recursive delete (long flag)"];
+            f.hermes = vec![RecursiveDelete::LONG_FLAG];
         }
         out.push(f);
     }

@@ -32,7 +32,7 @@ declare_rule! {
     name: "recursive-delete-critical-path",
     severity: Block,
     category: Filesystem,
-    hermes: ["recursive delete of root filesystem", "recursive delete of system directory", "recursive delete of home directory"],
+    hermes: [ROOT = "recursive delete of root filesystem", SYSTEM_DIR = "recursive delete of system directory", HOME = "recursive delete of home directory"],
     programs: ["rm", "find"],
     summary: "Recursive delete of /, a system directory, or a home directory",
     pass: ["rm -rf ./build", "rm -rf /tmp/cache", "echo 'rm -rf /'", "rm notes.txt", "find . -name '*.pyc' -delete", "rm -r ~/project/tmp"],
@@ -58,9 +58,9 @@ impl RecursiveDeleteCritical {
     fn judge(cx: &Cx, cmd: &Command, target: &Word, how: &str, out: &mut Vec<Finding>) {
         let class = classify(cmd, target, cx.ctx.home.as_deref());
         let key = match class {
-            Extent::Root => "recursive delete of root filesystem",
-            Extent::SystemDir(_) => "recursive delete of system directory",
-            Extent::Home(_) => "recursive delete of home directory",
+            Extent::Root => RecursiveDeleteCritical::ROOT,
+            Extent::SystemDir(_) => RecursiveDeleteCritical::SYSTEM_DIR,
+            Extent::Home(_) => RecursiveDeleteCritical::HOME,
             _ => return,
         };
         let mut f = Finding::on(

@@ -44,7 +44,7 @@ impl Rule for ShredFiles {
         }
         let files: Vec<String> = operands
             .iter()
-            .map(|w| w.text_with("…"))
+            .map(|w| w.shown())
             .filter(|t| t != "-" && !is_block_device(t))
             .collect();
         if files.is_empty()

@@ -35,7 +35,7 @@ declare_rule! {
     name: "windows-destructive-delete",
     severity: Approve,
     category: Filesystem,
-    hermes: ["Windows cmd destructive delete", "Windows PowerShell destructive delete", "PowerShell encoded command execution"],
+    hermes: [CMD_DELETE = "Windows cmd destructive delete", POWERSHELL_DELETE = "Windows PowerShell destructive delete", ENCODED_COMMAND = "PowerShell encoded command execution"],
     programs: ["cmd", "cmd.exe", "powershell", "powershell.exe", "pwsh", "pwsh.exe"],
     summary: "Destructive delete through cmd.exe or PowerShell, or an encoded PowerShell command",
     pass: ["cmd.exe /c dir", "powershell -Command Get-ChildItem", "pwsh -c 'Get-Content a.txt'", "cmd /c echo del /s"],
@@ -161,7 +161,7 @@ impl Rule for WindowsDelete {
                 push(
                     out,
                     format!("cmd.exe runs `{what}`, deleting or formatting on the Windows side"),
-                    "Windows cmd destructive delete",
+                    WindowsDelete::CMD_DELETE,
                 );
             }
             return;
@@ -186,7 +186,7 @@ impl Rule for WindowsDelete {
                 if ps_destructive(&words_lower(&decoded)).is_some() {
                     msg.push_str(" (it deletes files)");
                 }
-                push(out, msg, "PowerShell encoded command execution");
+                push(out, msg, WindowsDelete::ENCODED_COMMAND);
                 return;
             }
             i += 1;
@@ -196,7 +196,7 @@ impl Rule for WindowsDelete {
             push(
                 out,
                 format!("PowerShell runs `{what}`, deleting on the Windows side"),
-                "Windows PowerShell destructive delete",
+                WindowsDelete::POWERSHELL_DELETE,
             );
         }
     }

@@ -28,7 +28,7 @@ declare_rule! {
     name: "git-branch-force-delete",
     severity: Approve,
     category: Git,
-    hermes: ["git branch force delete", "git branch force delete (long flags)", "git branch force delete (long flags, force-first)"],
+    hermes: [SHORT = "git branch force delete", LONG = "git branch force delete (long flags)", LONG_FORCE_FIRST = "git branch force delete (long flags, force-first)"],
     programs: ["git"],
     summary: "git branch -D deletes unmerged branches",
     pass: ["git branch -d feature", "git branch --delete feature", "git branch -f main HEAD~1", "git branch", "git commit -m 'branch -D x'", "echo git branch -D x"],
@@ -42,24 +42,24 @@ impl Rule for BranchForceDelete {
             return;
         }
         let key = if a.short('D') {
-            "git branch force delete"
+            BranchForceDelete::SHORT
         } else if a.long("delete") && a.long("force") {
             let at = |n: &str| a.own().iter().position(|o| o.long && o.name == n);
             let (d, f) = (at("delete"), at("force"));
             if f < d {
-                "git branch force delete (long flags, force-first)"
+                BranchForceDelete::LONG_FORCE_FIRST
             } else {
-                "git branch force delete (long flags)"
+                BranchForceDelete::LONG
             }
         } else if a.flag('d', "delete") && a.flag('f', "force") {
-            "git branch force delete"
+            BranchForceDelete::SHORT
         } else {
             return;
         };
         let names = a
             .operand_words(cmd.args())
             .iter()
-            .map(|w| w.text_with("…"))
+            .map(|w| w.shown())
             .collect::<Vec<_>>()
             .join(" ");
         let mut f = Finding::on(

@@ -79,7 +79,7 @@ impl Rule for DiscardChanges {
                 if a.long("help") {
                     return;
                 }
-                let ops: Vec<String> = operands.iter().map(|w| w.text_with("…")).collect();
+                let ops: Vec<String> = operands.iter().map(|w| w.shown()).collect();
                 // Operands after `--` are paths; `git checkout REV f..` names paths after the
                 // tree-ish; a lone operand is a path only when it looks like one.
                 let before = a
@@ -115,7 +115,7 @@ impl Rule for DiscardChanges {
                 if a.flag('p', "patch") {
                     return;
                 }
-                let ops: Vec<String> = operands.iter().map(|w| w.text_with("…")).collect();
+                let ops: Vec<String> = operands.iter().map(|w| w.shown()).collect();
                 if let Some(p) = ops.iter().find(|t| whole_tree(t)) {
                     format!("git restore {p} overwrites every uncommitted change in the work tree")
                 } else if let Some(p) = ops.first() {

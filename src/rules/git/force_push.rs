@@ -29,7 +29,7 @@ declare_rule! {
     name: "git-force-push",
     severity: Approve,
     category: Git,
-    hermes: ["git force push (rewrites remote history)", "git force push short flag (rewrites remote history)"],
+    hermes: [LONG = "git force push (rewrites remote history)", SHORT = "git force push short flag (rewrites remote history)"],
     programs: ["git"],
     summary: "git push --force, +refspec, --mirror, --delete",
     pass: ["git push", "git push -n -f", "git push origin main", "git push -u origin feature", "git commit -m 'push --force'", "echo git push -f", "git push --tags", "git pull --force"],
@@ -46,32 +46,33 @@ impl Rule for ForcePush {
         if a.long("help") || a.long("dry-run") || a.short('n') {
             return;
         }
-        const LONG: &str = "git force push (rewrites remote history)";
-        const SHORT: &str = "git force push short flag (rewrites remote history)";
         let (what, key) = if a.long("force") {
             (
                 "--force overwrites the remote branch with local history".to_string(),
-                LONG,
+                Self::LONG,
             )
         } else if a.long("force-with-lease") {
-            ("--force-with-lease overwrites the remote branch if it is where it was last fetched".to_string(), LONG)
+            ("--force-with-lease overwrites the remote branch if it is where it was last fetched".to_string(), Self::LONG)
         } else if a.short('f') {
             (
                 "-f overwrites the remote branch with local history".to_string(),
-                SHORT,
+                Self::SHORT,
             )
         } else if a.long("mirror") {
             (
                 "--mirror makes every remote ref match the local ones, deleting the rest"
                     .to_string(),
-                LONG,
+                Self::LONG,
             )
         } else if a.long("delete") || a.short('d') {
-            ("--delete deletes remote branches or tags".to_string(), LONG)
+            (
+                "--delete deletes remote branches or tags".to_string(),
+                Self::LONG,
+            )
         } else if a.long("prune") {
             (
                 "--prune deletes remote branches that have no local counterpart".to_string(),
-                LONG,
+                Self::LONG,
             )
         } else if let Some(r) = operands
             .iter()
@@ -81,7 +82,7 @@ impl Rule for ForcePush {
         {
             (
                 format!("the refspec {r} force-updates the remote ref"),
-                LONG,
+                Self::LONG,
             )
         } else if let Some(r) = operands
             .iter()
@@ -89,7 +90,10 @@ impl Rule for ForcePush {
             .filter_map(|w| w.lit())
             .find(|t| t.starts_with(':') && t.len() > 1)
         {
-            (format!("the refspec {r} deletes the remote ref"), LONG)
+            (
+                format!("the refspec {r} deletes the remote ref"),
+                Self::LONG,
+            )
         } else {
             return;
         };

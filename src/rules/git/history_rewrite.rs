@@ -41,10 +41,7 @@ impl Rule for HistoryRewrite {
         let Some(sub) = a.sub() else {
             return;
         };
-        let first = a
-            .operand_words(cmd.args())
-            .first()
-            .map(|w| w.text_with("…"));
+        let first = a.operand_words(cmd.args()).first().map(|w| w.shown());
         let what = match sub {
             "filter-branch" | "filter-repo" => {
                 format!("git {sub} rewrites every commit of the history")

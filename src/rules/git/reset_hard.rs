@@ -50,7 +50,7 @@ impl Rule for ResetHard {
         if let Some(o) = hard
             && let Some(w) = cmd.args().get(o.word)
         {
-            let t = w.text_with("…");
+            let t = w.shown();
             out.push(
                 Finding::on(
                     &Self::META,

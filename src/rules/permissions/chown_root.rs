@@ -29,7 +29,7 @@ declare_rule! {
     name: "recursive-chown-to-root",
     severity: Approve,
     category: Permissions,
-    hermes: ["recursive chown to root", "recursive chown to root (long flag)"],
+    hermes: ["recursive chown to root", RECURSIVE_LONG_FLAG = "recursive chown to root (long flag)"],
     programs: ["chown"],
     summary: "chown -R to root",
     pass: ["chown -R user:user ./app", "chown root f", "chown -R www-data dist", "echo chown -R root x", "chown -R root /usr"],
@@ -65,7 +65,7 @@ impl Rule for ChownRoot {
         }
         let names = targets
             .iter()
-            .map(|t| t.text_with("…"))
+            .map(|t| t.shown())
             .collect::<Vec<_>>()
             .join(", ");
         let mut f = Finding::on(
@@ -78,7 +78,7 @@ impl Rule for ChownRoot {
         )
         .with_span(owner.span);
         if a.long("recursive") && !a.short('R') {
-            f.hermes = vec!["recursive chown to root (long flag)"];
+            f.hermes = vec![ChownRoot::RECURSIVE_LONG_FLAG];
         }
         out.push(f);
     }

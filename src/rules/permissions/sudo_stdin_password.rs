@@ -2,6 +2,7 @@
 
 use crate::declare_rule;
 use crate::model::Command;
+use crate::model::opts::Opts;
 use crate::rules::{Cx, Finding, Rule};
 
 declare_rule! {
@@ -26,7 +27,7 @@ declare_rule! {
     name: "sudo-password-on-stdin",
     severity: Block,
     category: Permissions,
-    hermes: ["sudo with privilege flag (stdin/askpass/shell/list)", "sudo with combined-flag privilege escalation"],
+    hermes: ["sudo with privilege flag (stdin/askpass/shell/list)", COMBINED = "sudo with combined-flag privilege escalation"],
     programs: [],
     summary: "Feeds a password to sudo on stdin (sudo -S)",
     pass: ["sudo apt update", "sudo -u www-data ls", "echo 'sudo -S'"],
@@ -40,22 +41,35 @@ impl Rule for SudoStdinPassword {
         }
         for cmd in &cx.script.commands {
             // sudo's grammar resolves abbreviations (`--std`) and bundles (`-kS`).
-            let as_program = cmd.is("sudo") && cmd.opts.flag('S', "stdin");
+            let as_program = (cmd.is("sudo") && cmd.opts.flag('S', "stdin")).then_some(&cmd.opts);
             let as_wrapper = cmd
                 .wrappers
                 .iter()
-                .any(|w| w.name == "sudo" && w.opts.flag('S', "stdin"));
-            if as_program || as_wrapper {
-                push(self, cmd, out);
+                .find(|w| w.name == "sudo" && w.opts.flag('S', "stdin"))
+                .map(|w| &w.opts);
+            if let Some(opts) = as_program.or(as_wrapper) {
+                push(self, cmd, combined(opts), out);
             }
         }
     }
 }
 
-fn push(_r: &SudoStdinPassword, cmd: &Command, out: &mut Vec<Finding>) {
-    out.push(Finding::on(
+/// `-S` inside a bundle (`-kS`): Hermes keys that as a combined-flag escalation.
+fn combined(opts: &Opts) -> bool {
+    opts.own()
+        .iter()
+        .filter(|o| !o.long && o.name == "S")
+        .any(|s| opts.own().iter().filter(|o| o.word == s.word).count() > 1)
+}
+
+fn push(_r: &SudoStdinPassword, cmd: &Command, combined: bool, out: &mut Vec<Finding>) {
+    let mut f = Finding::on(
         &SudoStdinPassword::META,
         cmd,
         "sudo -S reads a password from stdin: an agent feeding sudo passwords is not allowed",
-    ));
+    );
+    if combined {
+        f.hermes = vec![SudoStdinPassword::COMBINED];
+    }
+    out.push(f);
 }

@@ -32,7 +32,7 @@ declare_rule! {
     name: "world-writable-permissions",
     severity: Approve,
     category: Permissions,
-    hermes: ["world/other-writable permissions", "recursive world/other-writable (long flag)"],
+    hermes: ["world/other-writable permissions", RECURSIVE_LONG_FLAG = "recursive world/other-writable (long flag)"],
     programs: ["chmod", "mkdir", "install"],
     summary: "chmod 777 / o+w: files writable by every user",
     pass: ["chmod 644 f", "chmod 755 run.sh", "chmod +w f", "chmod u+w,g+w f", "chmod o-w f", "mkdir -m 755 d", "echo chmod 777 f", "chmod -R 777 /"],
@@ -98,7 +98,7 @@ impl Rule for WorldWritable {
             }
             let names = targets
                 .iter()
-                .map(|t| t.text_with("…"))
+                .map(|t| t.shown())
                 .collect::<Vec<_>>()
                 .join(", ");
             let mut f = Finding::on(
@@ -116,7 +116,7 @@ impl Rule for WorldWritable {
             )
             .with_span(mode.span);
             if a.long("recursive") {
-                f.hermes = vec!["recursive world/other-writable (long flag)"];
+                f.hermes = vec![WorldWritable::RECURSIVE_LONG_FLAG];
             }
             out.push(f);
         } else {

@@ -53,7 +53,7 @@ impl Rule for CrontabRemove {
         if a.short('r') {
             let who = a
                 .value_of(cmd.args(), &["u"])
-                .map(|w| format!(" of {}", w.text_with("…")))
+                .map(|w| format!(" of {}", w.shown()))
                 .unwrap_or_default();
             out.push(Finding::on(
                 &Self::META,

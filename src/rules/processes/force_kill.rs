@@ -32,7 +32,7 @@ declare_rule! {
     name: "force-kill-processes",
     severity: Approve,
     category: Processes,
-    hermes: ["force kill processes", "force kill processes (killall -KILL)", "force kill processes (killall -s KILL)", "kill processes by regex (killall -r)"],
+    hermes: [FORCE_KILL = "force kill processes", KILLALL_KILL = "force kill processes (killall -KILL)", KILLALL_S_KILL = "force kill processes (killall -s KILL)", KILLALL_REGEX = "kill processes by regex (killall -r)"],
     programs: ["pkill", "killall"],
     summary: "pkill -9 or killall",
     pass: ["pkill -HUP nginx", "pkill node", "pgrep -9 node", "echo killall node", "killall --help", "killall -l"],
@@ -56,7 +56,7 @@ impl Rule for ForceKill {
         let names = s
             .patterns
             .iter()
-            .map(|w| w.text_with("…"))
+            .map(|w| w.shown())
             .collect::<Vec<_>>()
             .join(" ");
         let (what, key) = if prog == "pkill" {
@@ -65,27 +65,27 @@ impl Rule for ForceKill {
             }
             (
                 format!("pkill sends SIGKILL to every process matching {names}"),
-                "force kill processes",
+                ForceKill::FORCE_KILL,
             )
         } else if s.regex {
             (
                 format!("killall -r kills every process whose name matches the regex {names}"),
-                "kill processes by regex (killall -r)",
+                ForceKill::KILLALL_REGEX,
             )
         } else if kill && s.via_s {
             (
                 format!("killall -s KILL kills every process named {names}"),
-                "force kill processes (killall -s KILL)",
+                ForceKill::KILLALL_S_KILL,
             )
         } else if kill {
             (
                 format!("killall -KILL kills every process named {names}"),
-                "force kill processes (killall -KILL)",
+                ForceKill::KILLALL_KILL,
             )
         } else {
             (
                 format!("killall signals every process named {names}"),
-                "force kill processes",
+                ForceKill::FORCE_KILL,
             )
         };
         let mut f = Finding::on(&Self::META, cmd, format!("{what}{}", route(cmd)));

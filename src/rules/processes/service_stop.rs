@@ -63,7 +63,7 @@ impl Rule for ServiceStop {
                 let unit = cmd
                     .args()
                     .iter()
-                    .map(|w| w.text_with("…"))
+                    .map(|w| w.shown())
                     .find(|t| !t.starts_with('-'))
                     .unwrap_or_default();
                 out.push(Finding::on(
@@ -79,7 +79,7 @@ impl Rule for ServiceStop {
             let ops: Vec<String> = cmd
                 .args()
                 .iter()
-                .map(|w| w.text_with("…"))
+                .map(|w| w.shown())
                 .filter(|t| !t.starts_with('-'))
                 .collect();
             match ops.as_slice() {
@@ -90,7 +90,7 @@ impl Rule for ServiceStop {
             let ops: Vec<String> = cmd
                 .args()
                 .iter()
-                .map(|w| w.text_with("…"))
+                .map(|w| w.shown())
                 .filter(|t| !t.starts_with('-'))
                 .collect();
             match ops.as_slice() {
@@ -116,7 +116,7 @@ impl Rule for ServiceStop {
                 v,
                 units
                     .iter()
-                    .map(|u| u.text_with("…"))
+                    .map(|u| u.shown())
                     .collect::<Vec<_>>()
                     .join(" "),
             )

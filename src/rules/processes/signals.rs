@@ -114,10 +114,7 @@ mod tests {
                     s.signal,
                     s.via_s,
                     s.regex,
-                    s.patterns
-                        .iter()
-                        .map(|w| w.text_with("?"))
-                        .collect::<Vec<_>>(),
+                    s.patterns.iter().map(|w| w.shown()).collect::<Vec<_>>(),
                 )
             })
         };

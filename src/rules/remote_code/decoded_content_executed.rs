@@ -37,7 +37,7 @@ declare_rule! {
     name: "decoded-content-executed",
     severity: Approve,
     category: RemoteCode,
-    hermes: ["pipe decoded content to shell (possible command obfuscation)", "pipe xxd-decoded content to shell (possible command obfuscation)", "pipe tr-transformed output to shell (possible command obfuscation)", "pipe openssl-decoded content to shell (possible command obfuscation)"],
+    hermes: [DECODED = "pipe decoded content to shell (possible command obfuscation)", XXD = "pipe xxd-decoded content to shell (possible command obfuscation)", TR = "pipe tr-transformed output to shell (possible command obfuscation)", OPENSSL = "pipe openssl-decoded content to shell (possible command obfuscation)"],
     programs: [],
     summary: "Decoded or transformed content is run as code",
     pass: ["echo aGVsbG8= | base64 -d", "base64 -d key.b64 > key.bin", "zcat logs.gz | grep error", "printf 'hello\\n' | sh"],
@@ -96,10 +96,10 @@ pub fn obfuscating(cmd: &Command) -> bool {
 
 fn key_for(cmd: &Command) -> &'static str {
     match cmd.name.as_deref() {
-        Some("xxd") => "pipe xxd-decoded content to shell (possible command obfuscation)",
-        Some("tr") => "pipe tr-transformed output to shell (possible command obfuscation)",
-        Some("openssl") => "pipe openssl-decoded content to shell (possible command obfuscation)",
-        _ => "pipe decoded content to shell (possible command obfuscation)",
+        Some("xxd") => DecodedContentExecuted::XXD,
+        Some("tr") => DecodedContentExecuted::TR,
+        Some("openssl") => DecodedContentExecuted::OPENSSL,
+        _ => DecodedContentExecuted::DECODED,
     }
 }
 

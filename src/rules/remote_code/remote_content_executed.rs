@@ -38,7 +38,7 @@ declare_rule! {
     name: "remote-content-executed",
     severity: Approve,
     category: RemoteCode,
-    hermes: ["pipe remote content to shell", "execute remote script via process substitution", "execute remote content via command substitution", "chmod +x followed by immediate execution"],
+    hermes: [PIPE = "pipe remote content to shell", PROCESS_SUBST = "execute remote script via process substitution", COMMAND_SUBST = "execute remote content via command substitution", CHMOD_THEN_RUN = "chmod +x followed by immediate execution"],
     programs: [],
     summary: "Content fetched from the network is run as code",
     pass: ["curl -s https://api.example.com | jq .", "wget -O file.tar.gz https://x/f.tar.gz", "curl -o out.json https://x && cat out.json", "sh -c 'echo hi'"],
@@ -80,11 +80,11 @@ impl Rule for RemoteContentExecuted {
             };
             let (key, how) = match last_edge(&path) {
                 Some(FlowEdge::ProcessSubst) => (
-                    "execute remote script via process substitution",
+                    RemoteContentExecuted::PROCESS_SUBST,
                     "through a process substitution",
                 ),
                 Some(FlowEdge::CommandSubst) => (
-                    "execute remote content via command substitution",
+                    RemoteContentExecuted::COMMAND_SUBST,
                     "through a command substitution",
                 ),
                 Some(FlowEdge::WrittenThenExecuted) => {
@@ -97,17 +97,17 @@ impl Rule for RemoteContentExecuted {
                     });
                     if chmod {
                         (
-                            "chmod +x followed by immediate execution",
+                            RemoteContentExecuted::CHMOD_THEN_RUN,
                             "after it was downloaded to a file",
                         )
                     } else {
                         (
-                            "pipe remote content to shell",
+                            RemoteContentExecuted::PIPE,
                             "after it was downloaded to a file",
                         )
                     }
                 }
-                _ => ("pipe remote content to shell", "through a pipe"),
+                _ => (RemoteContentExecuted::PIPE, "through a pipe"),
             };
             let runner = cmd
                 .name

@@ -83,16 +83,11 @@ fn hands_over(cmd: &Command) -> Option<String> {
             })
             .map(|a| format!("socat address `{a}` runs a program for the network peer")),
         _ => {
-            let net = cmd.redirects.iter().find(|r| {
-                r.target
-                    .as_ref()
-                    .is_some_and(|t| dev_net(&t.text_with("?")))
-            })?;
-            let target = net
-                .target
-                .as_ref()
-                .map(|t| t.text_with("?"))
-                .unwrap_or_default();
+            let net = cmd
+                .redirects
+                .iter()
+                .find(|r| r.target.as_ref().is_some_and(|t| dev_net(&t.shown())))?;
+            let target = net.target.as_ref().map(|t| t.shown()).unwrap_or_default();
             let runs_code = name.is_some_and(|n| is_shell(n) || crate::graph::is_interpreter(n));
             let bare_exec = (cmd.argv.is_empty() || (cmd.is("exec") && cmd.argv.len() == 1))
                 && (cmd.has_wrapper("exec") || cmd.is("exec") || net.op == RedirectOp::ReadWrite);

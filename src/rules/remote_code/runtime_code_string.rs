@@ -7,6 +7,7 @@ use petgraph::graph::NodeIndex;
 use super::{code_paths, node_command};
 use crate::declare_rule;
 use crate::graph::FlowNode;
+use crate::model::opts::shell::shell_args;
 use crate::model::{Command, SubstKind, Word, is_shell};
 use crate::rules::util::route;
 use crate::rules::{Cx, Finding, Rule};
@@ -53,35 +54,12 @@ declare_rule! {
 /// The code word of `sh -c CODE`, when the shell has `-c`.
 fn shell_code(cmd: &Command) -> Option<&Word> {
     let args = cmd.args();
-    let mut i = 0;
-    let mut has_c = false;
-    while i < args.len() {
-        let Some(a) = args[i].lit() else { break };
-        if a == "--" || a == "-" {
-            i += 1;
-            break;
-        }
-        if a.starts_with("--") {
-            i += if matches!(a.as_str(), "--rcfile" | "--init-file") {
-                2
-            } else {
-                1
-            };
-            continue;
-        }
-        if (a.starts_with('-') || a.starts_with('+')) && a.len() > 1 {
-            let flags = &a[1..];
-            has_c |= flags.contains('c');
-            i += if flags.ends_with('o') || flags.ends_with('O') {
-                2
-            } else {
-                1
-            };
-            continue;
-        }
-        break;
+    let shell = shell_args(args);
+    if shell.code_string {
+        args.get(shell.rest)
+    } else {
+        None
     }
-    if has_c { args.get(i) } else { None }
 }
 
 /// The first operand of a shell without `-c` (its script file).

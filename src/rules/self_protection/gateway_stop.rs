@@ -29,7 +29,7 @@ declare_rule! {
     name: "hermes-gateway-stop",
     severity: Approve,
     category: SelfProtection,
-    hermes: ["stop/restart hermes gateway (kills running agents)", "hermes update (restarts gateway, kills running agents)"],
+    hermes: [GATEWAY_STOP = "stop/restart hermes gateway (kills running agents)", UPDATE = "hermes update (restarts gateway, kills running agents)"],
     programs: ["hermes"],
     summary: "hermes gateway stop/restart, hermes update",
     pass: ["hermes gateway status", "hermes --version", "echo hermes gateway stop", "hermes chat", "hermes gateway run"],
@@ -49,11 +49,11 @@ impl Rule for GatewayStop {
                 format!(
                     "hermes gateway {v} stops the gateway and every agent it runs, this one included"
                 ),
-                "stop/restart hermes gateway (kills running agents)",
+                GatewayStop::GATEWAY_STOP,
             ),
             ["update", ..] => (
                 "hermes update restarts the gateway, killing every running agent".to_string(),
-                "hermes update (restarts gateway, kills running agents)",
+                GatewayStop::UPDATE,
             ),
             _ => return,
         };

@@ -46,7 +46,7 @@ declare_rule! {
     name: "kill-agent-harness",
     severity: Approve,
     category: SelfProtection,
-    hermes: ["kill hermes/gateway process (self-termination)", "kill process via pgrep/pidof expansion (self-termination)", "kill process via backtick pgrep/pidof expansion (self-termination)"],
+    hermes: [KILL_HARNESS = "kill hermes/gateway process (self-termination)", PGREP = "kill process via pgrep/pidof expansion (self-termination)", PGREP_BACKTICK = "kill process via backtick pgrep/pidof expansion (self-termination)"],
     programs: ["pkill", "killall", "kill", "taskkill", "taskkill.exe"],
     summary: "Kills the agent harness (hermes, gateway, claude, ...)",
     pass: ["pkill -f 'python app.py'", "kill 1234", "kill $(pgrep -f webpack)", "echo pkill hermes", "pgrep -f hermes", "killall --help", "pkill -f 'node server.js'", "pkill vite", "killall nodemon", "taskkill /F /IM chrome.exe", "kill $$", "pkill python"],
@@ -86,19 +86,19 @@ impl Rule for KillHarness {
             let hit = s
                 .patterns
                 .iter()
-                .find_map(|w| harness_named(cx.ctx, &w.text_with("…")).map(|h| (h, w)));
+                .find_map(|w| harness_named(cx.ctx, &w.shown()).map(|h| (h, w)));
             if let Some((h, w)) = hit {
                 let mut f = Finding::on(
                     &Self::META,
                     cmd,
                     format!(
                         "{prog} {} kills the agent harness ({h}) that runs this command{}",
-                        w.text_with("…"),
+                        w.shown(),
                         route(cmd)
                     ),
                 )
                 .with_span(w.span);
-                f.hermes = vec!["kill hermes/gateway process (self-termination)"];
+                f.hermes = vec![KillHarness::KILL_HARNESS];
                 out.push(f);
                 return;
             }
@@ -119,12 +119,12 @@ impl Rule for KillHarness {
                     cmd,
                     format!(
                         "{prog} {} also matches the agent harness (its {what} `{m}`), which runs this command{}",
-                        w.text_with("…"),
+                        w.shown(),
                         route(cmd)
                     ),
                 )
                 .with_span(w.span);
-                f.hermes = vec!["kill hermes/gateway process (self-termination)"];
+                f.hermes = vec![KillHarness::KILL_HARNESS];
                 out.push(f);
                 return;
             }
@@ -175,9 +175,9 @@ impl Rule for KillHarness {
                 ids.extend(&s.commands);
                 if let Some((h, by)) = Self::named_by(cx, &ids) {
                     let key = if w.raw.contains('`') {
-                        "kill process via backtick pgrep/pidof expansion (self-termination)"
+                        KillHarness::PGREP_BACKTICK
                     } else {
-                        "kill process via pgrep/pidof expansion (self-termination)"
+                        KillHarness::PGREP
                     };
                     let mut f = Finding::on(
                         &Self::META,
@@ -210,7 +210,7 @@ impl Rule for KillHarness {
                         route(cmd)
                     ),
                 );
-                f.hermes = vec!["kill process via pgrep/pidof expansion (self-termination)"];
+                f.hermes = vec![KillHarness::PGREP];
                 out.push(f);
             }
         }

@@ -7,7 +7,7 @@ pub mod guard_loosen;
 pub mod kill_harness;
 pub mod launchd_stop;
 
-use crate::model::{Command, Word};
+use crate::model::{Command, UNKNOWN_TEXT, Word};
 
 /// Names that identify the agent harness in a process pattern or a service label.
 pub const HARNESS: &[&str] = &["hermes", "gateway", "claude", "codex", "gemini", "copilot"];
@@ -97,7 +97,7 @@ pub fn harness_named(ctx: &crate::Context, text: &str) -> Option<String> {
         return Some(h.to_string());
     }
     let t = text.to_lowercase();
-    let t = t.trim_matches(|c: char| c == '…' || c.is_whitespace());
+    let t = t.trim_matches(|c: char| UNKNOWN_TEXT.contains(c) || c.is_whitespace());
     ctx.harness_names
         .iter()
         .filter(|n| !n.trim().is_empty())
@@ -118,7 +118,7 @@ pub fn hermes_operands(cmd: &Command) -> Vec<String> {
     let ops: Vec<(usize, String)> = o
         .operands
         .iter()
-        .filter_map(|&i| args.get(i).map(|w: &Word| (i, w.text_with("…"))))
+        .filter_map(|&i| args.get(i).map(|w: &Word| (i, w.shown())))
         .collect();
     let after_option = |i: usize| i > 0 && o.all().any(|x| x.word == i - 1 && x.value.is_none());
     let skip = match ops.first() {

@@ -97,12 +97,7 @@ fn destinations(cmd: &Command) -> Vec<Word> {
         "rsync" | "scp" => match operands.last() {
             Some(w)
                 if operands.len() >= 2
-                    && !w
-                        .text_with("?")
-                        .split('/')
-                        .next()
-                        .unwrap_or("")
-                        .contains(':') =>
+                    && !w.shown().split('/').next().unwrap_or("").contains(':') =>
             {
                 vec![(*w).clone()]
             }

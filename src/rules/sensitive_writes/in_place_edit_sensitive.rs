@@ -31,7 +31,7 @@ declare_rule! {
     name: "in-place-edit-sensitive-path",
     severity: Approve,
     category: SensitiveWrites,
-    hermes: ["in-place edit of system config", "in-place edit of system config (long flag)", "in-place edit of sensitive credential/SSH/shell-rc path", "in-place edit of sensitive credential/SSH/shell-rc path (long flag)", "in-place edit of sensitive credential/SSH/shell-rc path (perl/ruby)", "in-place edit of Hermes config/env", "in-place edit of Hermes config/env (long flag)", "in-place edit of Hermes config/env (perl/ruby)"],
+    hermes: [SYSTEM = "in-place edit of system config", SYSTEM_LONG = "in-place edit of system config (long flag)", CREDENTIAL = "in-place edit of sensitive credential/SSH/shell-rc path", CREDENTIAL_LONG = "in-place edit of sensitive credential/SSH/shell-rc path (long flag)", CREDENTIAL_INTERP = "in-place edit of sensitive credential/SSH/shell-rc path (perl/ruby)", HERMES = "in-place edit of Hermes config/env", HERMES_LONG = "in-place edit of Hermes config/env (long flag)", HERMES_INTERP = "in-place edit of Hermes config/env (perl/ruby)"],
     programs: ["sed", "gsed", "perl", "ruby"],
     summary: "In-place edit of a system, credential, startup, env or guard file",
     pass: ["sed -i 's/foo/bar/' src/main.rs", "sed 's/a/b/' /etc/hosts", "sed -n '1p' ~/.bashrc", "perl -pe 's/a/b/' /etc/hosts", "sed -e 's/x/y/' -i.bak notes.txt"],
@@ -44,6 +44,9 @@ declare_rule! {
         "sed -i 's/KEY=.*/KEY=x/' .env",
         "sed -i 's/a/b/' ~/.hermes/config.yaml",
         "ruby -pi -e 'gsub(/a/, \"b\")' ~/.zshrc",
+        "sed --in-place 's/a/b/' ~/.ssh/config",
+        "sed --in-place 's/a/b/' ~/.hermes/.env",
+        "perl -pi -e 's/a/b/' ~/.hermes/config.yaml",
     ],
 }
 
@@ -157,16 +160,14 @@ fn interp_files(cmd: &Command) -> (bool, Vec<&Word>) {
 
 fn key(s: PathClass, long: bool, interp: bool) -> &'static str {
     match (s, long, interp) {
-        (PathClass::HarnessConfig, _, true) => "in-place edit of Hermes config/env (perl/ruby)",
-        (PathClass::HarnessConfig, true, _) => "in-place edit of Hermes config/env (long flag)",
-        (PathClass::HarnessConfig, false, _) => "in-place edit of Hermes config/env",
-        (PathClass::System | PathClass::Cron, true, false) => {
-            "in-place edit of system config (long flag)"
-        }
-        (PathClass::System | PathClass::Cron, _, _) => "in-place edit of system config",
-        (_, _, true) => "in-place edit of sensitive credential/SSH/shell-rc path (perl/ruby)",
-        (_, true, _) => "in-place edit of sensitive credential/SSH/shell-rc path (long flag)",
-        _ => "in-place edit of sensitive credential/SSH/shell-rc path",
+        (PathClass::HarnessConfig, _, true) => InPlaceEditSensitive::HERMES_INTERP,
+        (PathClass::HarnessConfig, true, _) => InPlaceEditSensitive::HERMES_LONG,
+        (PathClass::HarnessConfig, false, _) => InPlaceEditSensitive::HERMES,
+        (PathClass::System | PathClass::Cron, true, false) => InPlaceEditSensitive::SYSTEM_LONG,
+        (PathClass::System | PathClass::Cron, _, _) => InPlaceEditSensitive::SYSTEM,
+        (_, _, true) => InPlaceEditSensitive::CREDENTIAL_INTERP,
+        (_, true, _) => InPlaceEditSensitive::CREDENTIAL_LONG,
+        _ => InPlaceEditSensitive::CREDENTIAL,
     }
 }
 

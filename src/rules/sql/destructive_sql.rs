@@ -34,7 +34,7 @@ declare_rule! {
     name: "destructive-sql-statement",
     severity: Approve,
     category: Sql,
-    hermes: ["SQL DROP", "SQL DELETE without WHERE", "SQL TRUNCATE"],
+    hermes: [DROP = "SQL DROP", DELETE_WITHOUT_WHERE = "SQL DELETE without WHERE", TRUNCATE = "SQL TRUNCATE"],
     programs: ["psql", "mysql", "mariadb", "sqlite3", "sqlite", "duckdb", "clickhouse-client", "clickhouse", "cockroach", "sqlcmd"],
     summary: "Sends DROP, TRUNCATE, or DELETE/UPDATE without WHERE to a database",
     pass: ["psql -c 'SELECT * FROM users'", "mysql -e 'DELETE FROM t WHERE id = 1'", "sqlite3 app.db \"SELECT 'drop table x'\"", "psql -c '-- DROP TABLE x'", "echo 'DROP TABLE x'"],
@@ -121,17 +121,17 @@ impl Rule for DestructiveSql {
         for sql in sql_texts(cmd) {
             for h in scan_sql_as(&sql, dialect(name)) {
                 let (what, key) = match h.kind {
-                    SqlHazardKind::DropTable => ("drops a table", "SQL DROP"),
-                    SqlHazardKind::DropDatabase => ("drops a database", "SQL DROP"),
-                    SqlHazardKind::DropSchema => ("drops a schema", "SQL DROP"),
-                    SqlHazardKind::Truncate => ("truncates a table", "SQL TRUNCATE"),
+                    SqlHazardKind::DropTable => ("drops a table", DestructiveSql::DROP),
+                    SqlHazardKind::DropDatabase => ("drops a database", DestructiveSql::DROP),
+                    SqlHazardKind::DropSchema => ("drops a schema", DestructiveSql::DROP),
+                    SqlHazardKind::Truncate => ("truncates a table", DestructiveSql::TRUNCATE),
                     SqlHazardKind::DeleteWithoutWhere => (
                         "deletes every row (DELETE without WHERE)",
-                        "SQL DELETE without WHERE",
+                        DestructiveSql::DELETE_WITHOUT_WHERE,
                     ),
                     SqlHazardKind::UpdateWithoutWhere => (
                         "updates every row (UPDATE without WHERE)",
-                        "SQL DELETE without WHERE",
+                        DestructiveSql::DELETE_WITHOUT_WHERE,
                     ),
                 };
                 let mut f = Finding::on(
