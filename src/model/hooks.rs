@@ -276,10 +276,12 @@ pub static HOOK_OPTIONS: &[HookOption] = &[
     opt(&["rg"], &["hostname-bin"], Runs::Program),
     HookOption {
         known: PAGERS,
+        hermes: Some("arbitrary program execution via man -P"),
         ..opt(&["man"], &["P", "pager", "H", "html"], Runs::Shell)
     },
     HookOption {
         known: PAGERS,
+        hermes: Some("arbitrary program execution via ag --pager"),
         ..opt(&["ag"], &["pager"], Runs::Shell)
     },
     HookOption {
@@ -675,7 +677,7 @@ fn is_known(text: &str, known: &[&str]) -> bool {
 
 /// `*` matches any run of characters (over lower-case keys).
 fn key_match(pat: &str, key: &str) -> bool {
-    super::word::glob_match(pat, key)
+    crate::glob::matches(pat, key)
 }
 
 /// What one hook value holds, under `form`: (text, how it runs, known programs).

@@ -1135,57 +1135,6 @@ pub static AWK: Grammar = Grammar {
     ..Grammar::GNU
 };
 
-/// POSIX shells (`sh`, `bash`, `dash`, `zsh`, `ksh`, ...): `-c` is a flag (its code is the
-/// first operand), `-o`/`-O` take an option name, the first operand ends the options.
-pub static SHELL: Grammar = Grammar {
-    short_values: "oO",
-    longs: &[
-        value("rcfile"),
-        value("init-file"),
-        flag("login"),
-        flag("norc"),
-        flag("noprofile"),
-        flag("noediting"),
-        flag("posix"),
-        flag("restricted"),
-        flag("verbose"),
-        flag("debugger"),
-        flag("dump-strings"),
-        flag("dump-po-strings"),
-        flag("pretty-print"),
-        flag("version"),
-        flag("help"),
-    ],
-    abbreviate: false,
-    stop_at_operand: true,
-    ..Grammar::GNU
-};
-
-/// `fish` (getopt_long: `-c CODE`, `-C CODE`).
-pub static FISH: Grammar = Grammar {
-    short_values: "cCdDfo",
-    longs: &[
-        value("command"),
-        value("init-command"),
-        value("debug"),
-        value("debug-output"),
-        value("debug-stack-frames"),
-        value("features"),
-        value("profile"),
-        value("profile-startup"),
-        flag("interactive"),
-        flag("login"),
-        flag("private"),
-        flag("no-config"),
-        flag("no-execute"),
-        flag("print-rusage-self"),
-        flag("help"),
-        flag("version"),
-    ],
-    stop_at_operand: true,
-    ..Grammar::GNU
-};
-
 // --- processes ---------------------------------------------------------------------------
 
 pub static SYSTEMCTL: Grammar = Grammar {
@@ -2808,14 +2757,6 @@ pub static PROGRAMS: &[(&[&str], &Grammar)] = &[
     (&["less"], &LESS),
     (&["tcpdump"], &TCPDUMP),
     (&["awk", "gawk", "mawk", "nawk", "busybox-awk"], &AWK),
-    (
-        &[
-            "sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "posh", "rbash", "lksh",
-            "pdksh", "ksh93", "tcsh", "csh",
-        ],
-        &SHELL,
-    ),
-    (&["fish"], &FISH),
     (&["systemctl"], &SYSTEMCTL),
     (&["crontab"], &CRONTAB),
     (&["init", "telinit"], &TELINIT),

@@ -84,6 +84,8 @@ declare_rule! {
         "git -c core.hooksPath=./h commit",
         "git ls-remote --upload-pack=./x origin",
         "man -P sh ls",
+        "man -P \"$VIEWER\" ls",
+        "ag --pager \"$VIEWER\" foo",
         "rsync -e ./x src host:dst",
         "scp -S ./x a host:b",
         "tcpdump -w f -z ./x",
@@ -238,16 +240,16 @@ fn shell_without_program(cmd: &Command) -> Option<String> {
     if !wrapped && !nested {
         return None;
     }
+    let shell = crate::model::opts::shell::shell_args(cmd.args());
+    // A literal script file (`xargs bash script.sh`) is like running `bash script.sh`; one
+    // only known at run time (`find -exec sh {} \;`) is hidden code.
+    let script = cmd
+        .args()
+        .get(shell.rest..)
+        .and_then(|r| r.first())
+        .filter(|_| !shell.reads_stdin);
     let no_program = if is_shell(name) {
-        let code = cmd.opts.short('c') || cmd.opts.long("command");
-        // A literal script file (`xargs bash script.sh`) is like running `bash script.sh`;
-        // one only known at run time (`find -exec sh {} \;`) is hidden code.
-        let script = cmd
-            .opts
-            .operand_words(cmd.args())
-            .into_iter()
-            .find(|w| w.lit().as_deref() != Some("-"));
-        !code && script.is_none_or(|w| !w.is_literal())
+        !shell.code_string && script.is_none_or(|w| !w.is_literal())
     } else if crate::graph::is_interpreter(name) {
         // Only the bare interpreter (`env python3`, `sudo node -`): with options it may
         // print its version or configuration (`perl -V`) and exit.
@@ -264,12 +266,7 @@ fn shell_without_program(cmd: &Command) -> Option<String> {
     if !no_program {
         return None;
     }
-    let has_script = is_shell(name)
-        && cmd
-            .opts
-            .operand_words(cmd.args())
-            .iter()
-            .any(|w| w.lit().as_deref() != Some("-"));
+    let has_script = is_shell(name) && script.is_some();
     if !has_script && !stdin_is_terminal(cmd) {
         // Code arriving on stdin is judged where it comes from (a pipe, a heredoc).
         return None;
