@@ -223,6 +223,7 @@ pub static RULES: &[&dyn Rule] = &[
     &self_protection::guard_loosen::GuardLoosen,
     &containers::lifecycle::ContainerLifecycle,
     &containers::daemon_redirect::DaemonRedirect,
+    &containers::host_escape::HostEscape,
     &git::reset_hard::ResetHard,
     &git::force_push::ForcePush,
     &git::clean_force::CleanForce,

@@ -787,6 +787,223 @@ pub static DOCKER: Grammar = Grammar {
         flag("help"),
     ],
     abbreviate: false,
+    subcommands: CONTAINER_SUBS,
+    other_sub: Some(&GENERIC),
+    ..Grammar::GNU
+};
+
+/// The subcommands of `docker`, `podman` and `nerdctl` whose options matter to rules.
+static CONTAINER_SUBS: &[Sub] = &[
+    Sub {
+        names: &["run", "create"],
+        grammar: &CONTAINER_RUN,
+    },
+    Sub {
+        names: &["container"],
+        grammar: &CONTAINER_OBJECT,
+    },
+];
+
+/// `docker container ...`, `podman container ...`.
+pub static CONTAINER_OBJECT: Grammar = Grammar {
+    subcommands: &[Sub {
+        names: &["run", "create"],
+        grammar: &CONTAINER_RUN,
+    }],
+    other_sub: Some(&GENERIC),
+    abbreviate: false,
+    ..Grammar::GNU
+};
+
+/// `docker|podman|nerdctl run|create` (and `container run|create`): every option that takes a
+/// value (pflag: no abbreviations), so the image is found and everything after it is the
+/// container's own command (`docker run alpine -v /:/x` passes `-v` to the container).
+/// Docker's and podman's options together: one engine rejects the other's.
+pub static CONTAINER_RUN: Grammar = Grammar {
+    short_values: "acehlmpuvw",
+    longs: &[
+        value("add-host"),
+        value("annotation"),
+        value("arch"),
+        value("attach"),
+        value("authfile"),
+        value("blkio-weight"),
+        value("blkio-weight-device"),
+        value("cap-add"),
+        value("cap-drop"),
+        value("cgroup-conf"),
+        value("cgroup-parent"),
+        value("cgroupns"),
+        value("cgroups"),
+        value("chrootdirs"),
+        value("cidfile"),
+        value("conmon-pidfile"),
+        value("cpu-count"),
+        value("cpu-percent"),
+        value("cpu-period"),
+        value("cpu-quota"),
+        value("cpu-rt-period"),
+        value("cpu-rt-runtime"),
+        value("cpu-shares"),
+        value("cpus"),
+        value("cpuset-cpus"),
+        value("cpuset-mems"),
+        value("decryption-key"),
+        value("detach-keys"),
+        value("device"),
+        value("device-cgroup-rule"),
+        value("device-read-bps"),
+        value("device-read-iops"),
+        value("device-write-bps"),
+        value("device-write-iops"),
+        value("dns"),
+        value("dns-opt"),
+        value("dns-option"),
+        value("dns-search"),
+        value("domainname"),
+        value("entrypoint"),
+        value("env"),
+        value("env-file"),
+        value("env-merge"),
+        value("expose"),
+        value("gidmap"),
+        value("gpus"),
+        value("group-add"),
+        value("group-entry"),
+        value("health-cmd"),
+        value("health-interval"),
+        value("health-log-destination"),
+        value("health-max-log-count"),
+        value("health-max-log-size"),
+        value("health-on-failure"),
+        value("health-retries"),
+        value("health-start-interval"),
+        value("health-start-period"),
+        value("health-startup-cmd"),
+        value("health-startup-interval"),
+        value("health-startup-retries"),
+        value("health-startup-success"),
+        value("health-startup-timeout"),
+        value("health-timeout"),
+        value("hostname"),
+        value("hosts-file"),
+        value("hostuser"),
+        value("image-volume"),
+        value("init-path"),
+        value("io-maxbandwidth"),
+        value("io-maxiops"),
+        value("ip"),
+        value("ip6"),
+        value("ipc"),
+        value("isolation"),
+        value("kernel-memory"),
+        value("label"),
+        value("label-file"),
+        value("link"),
+        value("link-local-ip"),
+        value("log-driver"),
+        value("log-opt"),
+        value("mac-address"),
+        value("memory"),
+        value("memory-reservation"),
+        value("memory-swap"),
+        value("memory-swappiness"),
+        value("mount"),
+        value("name"),
+        value("net"),
+        value("net-alias"),
+        value("network"),
+        value("network-alias"),
+        value("oom-score-adj"),
+        value("os"),
+        value("passwd-entry"),
+        value("personality"),
+        value("pid"),
+        value("pidfile"),
+        value("pids-limit"),
+        value("platform"),
+        value("pod"),
+        value("pod-id-file"),
+        value("preserve-fd"),
+        value("preserve-fds"),
+        value("publish"),
+        value("pull"),
+        value("rdt-class"),
+        value("requires"),
+        value("restart"),
+        value("retry"),
+        value("retry-delay"),
+        value("runtime"),
+        value("sdnotify"),
+        value("seccomp-policy"),
+        value("secret"),
+        value("security-opt"),
+        value("shm-size"),
+        value("shm-size-systemd"),
+        value("stop-signal"),
+        value("stop-timeout"),
+        value("storage-opt"),
+        value("subgidname"),
+        value("subuidname"),
+        value("sysctl"),
+        value("systemd"),
+        value("timeout"),
+        value("tmpfs"),
+        value("tz"),
+        value("uidmap"),
+        value("ulimit"),
+        value("umask"),
+        value("unsetenv"),
+        value("user"),
+        value("userns"),
+        value("uts"),
+        value("variant"),
+        value("volume"),
+        value("volume-driver"),
+        value("volumes-from"),
+        value("workdir"),
+        flag("privileged"),
+        flag("rootfs"),
+        flag("detach"),
+        flag("interactive"),
+        flag("tty"),
+        flag("rm"),
+        flag("init"),
+        flag("read-only"),
+        flag("publish-all"),
+        flag("quiet"),
+        flag("help"),
+    ],
+    abbreviate: false,
+    stop_at_operand: true,
+    ..Grammar::GNU
+};
+
+/// `nerdctl` global options before the subcommand.
+pub static NERDCTL: Grammar = Grammar {
+    short_values: "anH",
+    longs: &[
+        value("address"),
+        value("host"),
+        value("namespace"),
+        value("snapshotter"),
+        value("storage-driver"),
+        value("cni-path"),
+        value("cni-netconfpath"),
+        value("data-root"),
+        value("cgroup-manager"),
+        value("insecure-registry"),
+        value("hosts-dir"),
+        value("experimental"),
+        value("host-gateway-ip"),
+        value("bridge-ip"),
+        flag("debug"),
+        flag("debug-full"),
+        flag("version"),
+        flag("help"),
+    ],
+    abbreviate: false,
+    subcommands: CONTAINER_SUBS,
     other_sub: Some(&GENERIC),
     ..Grammar::GNU
 };
@@ -825,6 +1042,7 @@ pub static PODMAN: Grammar = Grammar {
         flag("help"),
     ],
     abbreviate: false,
+    subcommands: CONTAINER_SUBS,
     other_sub: Some(&GENERIC),
     ..Grammar::GNU
 };
@@ -1391,6 +1609,115 @@ pub static NIX_SHELL: Grammar = Grammar {
     ..Grammar::GNU
 };
 
+// --- low-level filesystem tools and other verb programs (the verb lexicon reads them) ---
+
+/// `debugfs [-DVwcin] [-b blocksize] [-s superblock] [-f cmdfile] [-R request] [-d dev]
+/// [-z undo] [device]`.
+pub static DEBUGFS: Grammar = Grammar {
+    short_values: "bsfRdz",
+    ..Grammar::GNU
+};
+
+/// `tune2fs`: every option but `-l` changes the filesystem.
+pub static TUNE2FS: Grammar = Grammar {
+    short_values: "ceiIJmorugCELMOQTUz",
+    ..Grammar::GNU
+};
+
+/// `e2fsck`/`fsck.ext*` (`-y`/`-p`/`-a` repair without asking) and the `fsck` front end.
+pub static E2FSCK: Grammar = Grammar {
+    short_values: "tbBlLCjEz",
+    ..Grammar::GNU
+};
+
+/// `xfs_repair [-dfLnPv] [-m maxmem] [-c subopt] [-o subopt] [-t s] [-l logdev] [-r rtdev]`.
+pub static XFS_REPAIR: Grammar = Grammar {
+    short_values: "mcotlr",
+    ..Grammar::GNU
+};
+
+/// `btrfs [global options] <group> <command>`: `check` with its value options.
+pub static BTRFS: Grammar = Grammar {
+    longs: &[
+        value("format"),
+        value("log"),
+        flag("verbose"),
+        flag("quiet"),
+    ],
+    abbreviate: false,
+    subcommands: &[Sub {
+        names: &["check"],
+        grammar: &BTRFS_CHECK,
+    }],
+    other_sub: Some(&GENERIC),
+    ..Grammar::GNU
+};
+
+pub static BTRFS_CHECK: Grammar = Grammar {
+    short_values: "sbE",
+    longs: &[
+        value("super"),
+        value("tree-root"),
+        value("chunk-root"),
+        value("mode"),
+        value("subvol-extents"),
+        value("clear-space-cache"),
+        flag("repair"),
+        flag("init-csum-tree"),
+        flag("init-extent-tree"),
+        flag("readonly"),
+        flag("force"),
+        flag("progress"),
+        flag("qgroup-report"),
+        flag("check-data-csum"),
+    ],
+    ..Grammar::GNU
+};
+
+/// `setcap [-q] [-n rootid] [-v] (-r|-|caps) file`.
+pub static SETCAP: Grammar = Grammar {
+    short_values: "n",
+    ..Grammar::GNU
+};
+
+/// `do-release-upgrade` (`-c` only checks).
+pub static DO_RELEASE_UPGRADE: Grammar = Grammar {
+    short_values: "mf",
+    longs: &[
+        value("mode"),
+        value("frontend"),
+        flag("check-dist-upgrade-only"),
+        flag("devel-release"),
+        flag("proposed"),
+        flag("sandbox"),
+        flag("quiet"),
+        flag("allow-third-party"),
+        flag("help"),
+        flag("version"),
+    ],
+    ..Grammar::GNU
+};
+
+/// `cbatticon`: its `-c`/`-x` values are commands to run, not verbs of its own.
+pub static CBATTICON: Grammar = Grammar {
+    short_values: "uilrcx",
+    longs: &[
+        value("update-interval"),
+        value("icon-type"),
+        value("low-level"),
+        value("critical-level"),
+        value("command-critical-level"),
+        value("command-left-click"),
+        flag("hide-notification"),
+        flag("list-icon-types"),
+        flag("list-power-supplies"),
+        flag("debug"),
+        flag("version"),
+        flag("help"),
+    ],
+    ..Grammar::GNU
+};
+
 /// Wrappers with simple grammars that run the rest of their argv (`strace`, `nsenter`, ...).
 const fn wrapper(short_values: &'static str, longs: &'static [Long]) -> Grammar {
     Grammar {
@@ -1493,6 +1820,18 @@ pub static PROGRAMS: &[(&[&str], &Grammar)] = &[
     (&["git"], &GIT),
     (&["docker"], &DOCKER),
     (&["podman", "podman-remote"], &PODMAN),
+    (&["nerdctl"], &NERDCTL),
+    (&["debugfs"], &DEBUGFS),
+    (&["tune2fs"], &TUNE2FS),
+    (
+        &["e2fsck", "fsck", "fsck.ext2", "fsck.ext3", "fsck.ext4"],
+        &E2FSCK,
+    ),
+    (&["xfs_repair"], &XFS_REPAIR),
+    (&["btrfs"], &BTRFS),
+    (&["setcap"], &SETCAP),
+    (&["do-release-upgrade"], &DO_RELEASE_UPGRADE),
+    (&["cbatticon"], &CBATTICON),
     (&["docker-compose", "podman-compose"], &COMPOSE),
     (&["terraform", "tofu", "terragrunt"], &TERRAFORM),
     (
@@ -1584,6 +1923,44 @@ pub fn has_grammar(name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn words(v: &[&str]) -> Vec<crate::model::Word> {
+        v.iter()
+            .map(|s| crate::model::Word::literal(s, crate::model::Span::default()))
+            .collect()
+    }
+
+    #[test]
+    fn container_run_values_consume_words_and_the_image_ends_options() {
+        let a = words(&[
+            "-H", "tcp://h", "run", "--name", "-v", "-e", "A=1", "-v/:/x", "alpine", "-v", "/:/y",
+        ]);
+        let o = super::super::parse(&DOCKER, &a);
+        let subs: Vec<&str> = o.subcommand.iter().map(|(s, _)| s.as_str()).collect();
+        assert_eq!(subs, ["run"]);
+        let names: Vec<&str> = o.options.iter().map(|x| x.name.as_str()).collect();
+        assert_eq!(names, ["name", "e", "v"]);
+        assert_eq!(o.operands, [8, 9, 10]);
+        let a = words(&["container", "create", "--pid", "host", "img"]);
+        let o = super::super::parse_program(Some("podman"), &a);
+        assert!(o.long("pid"));
+        assert_eq!(o.operands, [4]);
+    }
+
+    #[test]
+    fn filesystem_tools_read_their_values() {
+        // `-L data` is a value; `-l` alone only lists.
+        let o = super::super::parse_program(Some("tune2fs"), &words(&["-L", "-l", "/dev/x"]));
+        assert!(!o.short('l'));
+        let o = super::super::parse_program(Some("e2fsck"), &words(&["-fy", "/dev/sda1"]));
+        assert!(o.short('y'));
+        let o =
+            super::super::parse_program(Some("btrfs"), &words(&["check", "--repair", "/dev/sda1"]));
+        assert_eq!(o.sub(), Some("check"));
+        assert!(o.long("repair"));
+        let o = super::super::parse_program(Some("cbatticon"), &words(&["-c", "poweroff"]));
+        assert!(o.operands.is_empty());
+    }
 
     #[test]
     fn every_program_is_listed_once() {

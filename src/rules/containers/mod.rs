@@ -1,8 +1,9 @@
-//! Container rules: stopping and removing containers, images and volumes, and pointing the
-//! client at another daemon. The global options of `docker`/`podman`/`docker-compose` are
+//! Container rules: stopping and removing containers, images and volumes, pointing the
+//! client at another daemon, and containers given the host. The global options of `docker`/`podman`/`docker-compose` are
 //! read by their grammars in `model::opts::grammars`.
 
 pub mod daemon_redirect;
+pub mod host_escape;
 pub mod lifecycle;
 
 use crate::model::opts::{self, grammars};
@@ -22,7 +23,6 @@ pub struct GlobalOpt {
 pub fn globals(prog: &str, words: &[Word]) -> (Vec<GlobalOpt>, usize) {
     let g = match prog {
         "compose" => &grammars::COMPOSE,
-        "nerdctl" => &grammars::DOCKER,
         p => grammars::for_program(Some(p)),
     };
     let o = opts::parse(g, words);

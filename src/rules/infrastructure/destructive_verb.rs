@@ -3,6 +3,7 @@
 
 use crate::declare_rule;
 use crate::model::Command;
+use crate::model::opts::{Opts, grammars};
 use crate::rules::util::route;
 use crate::rules::{Cx, Finding, Rule};
 
@@ -38,13 +39,28 @@ declare_rule! {
     /// echo "delete the cache"     # allow: echo only prints
     /// ```
     ///
-    /// To add a verb, add a row to `LEXICON` with its meaning and scope, and pass/fail
-    /// examples here.
+    /// Programs that are themselves a verb are the table `VERB_PROGRAMS`, each with the
+    /// condition its grammar must show: `dropdb`, `nix-collect-garbage`, `nix-store --gc`,
+    /// `debugfs -w`, `tune2fs` (any option but `-l`), `e2fsck -y|-p|-a` on a `/dev` device,
+    /// `xfs_repair` (not `-n`), `btrfs rescue`, `btrfs check --repair`, `setcap` (not
+    /// `-v`), `pivot_root`, `do-release-upgrade` (not `-c`). `MACHINE_CLIS` lists programs
+    /// whose bare `stop`/`restart` acts on the machine or server they manage (`minikube
+    /// stop`, `caddy stop`, like a `*ctl` program); `PROGRAM_VERBS` gives one program's
+    /// verb a wider meaning (`pueue reset`, `nh clean`); `NOT_DESTRUCTIVE` removes a verb
+    /// from one program where it means something else (`gcrane gc` lists, `timew stop`,
+    /// `resolvectl flush-caches`). Options are read with the command's option grammar
+    /// (`Command::opts`): an option's value is never a verb (`cbatticon -c poweroff`).
+    ///
+    /// To add a verb, add a row to `LEXICON` with its meaning and scope; to add a program,
+    /// a row to `VERB_PROGRAMS` (and its grammar in `model::opts::grammars`), `MACHINE_CLIS`
+    /// or `NOT_DESTRUCTIVE`; with pass/fail examples here and corpus cases.
     ///
     /// ## Known limitations
     /// Verbs are matched by name, not by knowing each CLI: a read-only subcommand named
     /// like a verb (`tool remove --dry-run`) still asks, and verbs placed after the third
-    /// word are not seen.
+    /// word are not seen. For a program with no grammar, an option's value is read as an
+    /// operand (`tool --name x stop` stops a target `x`), and a bundle such as `-af` does not
+    /// count as `--all`/`--force`.
     pub struct DestructiveVerb;
     code: "SG8008",
     name: "destructive-subcommand-verb",
@@ -53,8 +69,8 @@ declare_rule! {
     hermes: [],
     programs: [],
     summary: "A CLI subcommand whose verb destroys persistent or remote state",
-    pass: ["echo delete", "grep -r remove src", "npm uninstall lodash", "cargo remove serde", "poetry remove x", "pip uninstall x", "git rm f", "git branch -d x", "gh repo list", "virsh list --all", "rails db:migrate", "lxc launch ubuntu x", "pueue kill 3", "nx reset", "pm2 logs", "vagrant up", "ssh host stop", "npm stop", "bazel shutdown", "bazel clean", "make clean"],
-    fail: ["rails db:drop", "bin/rails db:drop", "rake db:drop", "virsh undefine vm --remove-all-storage", "gh repo delete owner/r --yes", "lxc delete x --force", "dropdb mydb", "heroku apps:destroy --app x", "php artisan db:wipe", "npx prisma migrate reset --force", "redis-cli flushall", "redis-cli -h h FLUSHDB", "multipass purge", "flyctl apps destroy x", "vagrant halt --force", "virsh destroy vm1", "apachectl restart", "pueue kill --all", "supervisorctl stop all", "dvc gc -w", "nh clean all", "kubeadm reset -f", "virsh reset vm1", "pm2 kill", "restic forget --keep-last 1 --prune"],
+    pass: ["echo delete", "grep -r remove src", "npm uninstall lodash", "cargo remove serde", "poetry remove x", "pip uninstall x", "git rm f", "git branch -d x", "gh repo list", "virsh list --all", "rails db:migrate", "lxc launch ubuntu x", "pueue kill 3", "nx reset", "pm2 logs", "vagrant up", "ssh host stop", "npm stop", "bazel shutdown", "bazel clean", "make clean", "gcrane gc repo", "dolt gc", "cbatticon -c poweroff", "in-toto-record stop --step-name s --key k", "dconf reset /org/x", "gsettings reset org.gnome.x key", "timew stop", "e2fsck -n /dev/sda1", "e2fsck -y disk.img", "tune2fs -l /dev/sda1", "debugfs /dev/sda1", "setcap -v cap_net_raw+ep f", "btrfs check /dev/sda1", "do-release-upgrade -c", "pueue restart 3"],
+    fail: ["rails db:drop", "bin/rails db:drop", "rake db:drop", "virsh undefine vm --remove-all-storage", "gh repo delete owner/r --yes", "lxc delete x --force", "dropdb mydb", "heroku apps:destroy --app x", "php artisan db:wipe", "npx prisma migrate reset --force", "redis-cli flushall", "redis-cli -h h FLUSHDB", "multipass purge", "flyctl apps destroy x", "vagrant halt --force", "virsh destroy vm1", "apachectl restart", "pueue kill --all", "supervisorctl stop all", "dvc gc -w", "nh clean all", "kubeadm reset -f", "virsh reset vm1", "pm2 kill", "restic forget --keep-last 1 --prune", "minikube stop", "caddy stop", "pueue reset", "nh clean", "nix-collect-garbage -d", "debugfs -w /dev/sda1", "btrfs rescue zero-log /dev/sda1", "btrfs check --repair /dev/sda1", "tune2fs -O ^has_journal /dev/sda1", "e2fsck -y /dev/sda1", "setcap cap_net_raw+ep /usr/bin/x", "pivot_root . old", "do-release-upgrade", "btrfs subvolume delete /mnt/s"],
 }
 
 /// What a subcommand verb does to the resource it names.
@@ -72,6 +88,12 @@ pub enum Meaning {
     Collect,
     /// Resets a machine, cluster node or database.
     Reset,
+    /// Writes a filesystem's on-disk structures directly (repair, rescue, tuning).
+    Rewrite,
+    /// Changes file capabilities or the process's root directory.
+    Privilege,
+    /// Upgrades the operating system to a new release.
+    Upgrade,
 }
 
 impl Meaning {
@@ -83,6 +105,9 @@ impl Meaning {
             Meaning::Kill => "kills the jobs or processes it manages",
             Meaning::Collect => "garbage-collects, deleting data it judges unreferenced",
             Meaning::Reset => "resets a machine, cluster node or database",
+            Meaning::Rewrite => "writes a filesystem's on-disk structures directly",
+            Meaning::Privilege => "changes file capabilities or the process's root",
+            Meaning::Upgrade => "upgrades the operating system to a new release",
         }
     }
 }
@@ -170,8 +195,137 @@ fn lexicon(word: &str) -> Option<&'static Verb> {
 
 /// Verbs that count as the last part of a task name (`db:reset`, `migrate:fresh`).
 const TASK_VERBS: &[&str] = &["reset", "fresh"];
-/// Programs that are themselves a destructive verb.
-const VERB_PROGRAMS: &[&str] = &["dropdb", "dropuser"];
+
+/// When a program that is itself a verb counts.
+#[derive(Debug, Clone, Copy)]
+pub enum When {
+    /// Always (`pivot_root`, `dropdb`).
+    Always,
+    /// With one of these options (`debugfs -w`).
+    With(&'static [&'static str]),
+    /// Unless one of these options says it only reads (`setcap -v`, `xfs_repair -n`).
+    Unless(&'static [&'static str]),
+    /// With any option other than these (`tune2fs`: every option but `-l` writes).
+    AnyOptionBut(&'static [&'static str]),
+    /// With one of these options and a device operand (`e2fsck -y /dev/sdb1`).
+    WithOnDevice(&'static [&'static str]),
+    /// As this subcommand (`btrfs rescue ...`).
+    Sub(&'static str),
+    /// As this subcommand with one of these options (`btrfs check --repair`).
+    SubWith(&'static str, &'static [&'static str]),
+}
+
+/// A program that is itself a verb (or one of whose subcommands is), read with its grammar.
+#[derive(Debug, Clone, Copy)]
+pub struct VerbProgram {
+    pub names: &'static [&'static str],
+    pub meaning: Meaning,
+    pub when: When,
+}
+
+const fn p(names: &'static [&'static str], meaning: Meaning, when: When) -> VerbProgram {
+    VerbProgram {
+        names,
+        meaning,
+        when,
+    }
+}
+
+/// Programs that are themselves a destructive verb: databases dropped, stores collected,
+/// low-level filesystem writers, capabilities and the process root, release upgrades.
+pub static VERB_PROGRAMS: &[VerbProgram] = &[
+    p(&["dropdb", "dropuser"], Meaning::Destroy, When::Always),
+    p(&["nix-collect-garbage"], Meaning::Collect, When::Always),
+    p(
+        &["nix-store"],
+        Meaning::Collect,
+        When::With(&["gc", "delete"]),
+    ),
+    p(&["debugfs"], Meaning::Rewrite, When::With(&["w"])),
+    p(
+        &["tune2fs"],
+        Meaning::Rewrite,
+        When::AnyOptionBut(&["l", "help"]),
+    ),
+    p(
+        &["e2fsck", "fsck", "fsck.ext2", "fsck.ext3", "fsck.ext4"],
+        Meaning::Rewrite,
+        When::WithOnDevice(&["y", "p", "a"]),
+    ),
+    p(&["xfs_repair"], Meaning::Rewrite, When::Unless(&["n"])),
+    p(&["btrfs"], Meaning::Rewrite, When::Sub("rescue")),
+    p(
+        &["btrfs"],
+        Meaning::Rewrite,
+        When::SubWith("check", &["repair", "init-csum-tree", "init-extent-tree"]),
+    ),
+    p(&["setcap"], Meaning::Privilege, When::Unless(&["v"])),
+    p(
+        &["pivot_root"],
+        Meaning::Privilege,
+        When::Unless(&["h", "help", "V", "version"]),
+    ),
+    p(
+        &["do-release-upgrade"],
+        Meaning::Upgrade,
+        When::Unless(&["c", "check-dist-upgrade-only", "h", "help", "V", "version"]),
+    ),
+];
+
+/// Programs that manage one machine, VM or server of their own: a bare `stop`/`restart`
+/// acts on it (`minikube stop`, `caddy stop`), as it does for a `*ctl` control program.
+pub static MACHINE_CLIS: &[&str] = &[
+    "minikube",
+    "caddy",
+    "colima",
+    "limactl",
+    "multipass",
+    "docker-machine",
+    "orbctl",
+    "lando",
+    "ddev",
+];
+
+/// Programs whose verb means something else than the lexicon says: (program, verb). Each
+/// was a false positive on real commands (tldr-pages).
+pub static NOT_DESTRUCTIVE: &[(&str, &str)] = &[
+    // `gc` only lists unreferenced images
+    ("gcrane", "gc"),
+    ("crane", "gc"),
+    // `stop` ends the tool's own recording, timer or playback
+    ("in-toto-record", "stop"),
+    ("timew", "stop"),
+    ("watson", "stop"),
+    ("mpc", "stop"),
+    ("asciinema", "stop"),
+    // `restart` re-runs queued jobs
+    ("pueue", "restart"),
+    // caches, indexes and session state rebuilt on demand
+    ("resolvectl", "flush-caches"),
+    ("systemd-resolve", "flush-caches"),
+    ("balooctl", "purge"),
+    ("zoxide", "remove"),
+    ("cliphist", "wipe"),
+    ("cliphist", "delete"),
+    ("module", "purge"),
+    ("eselect", "purge"),
+    // `libtool --mode=clean rm` deletes build objects only
+    ("libtool", "rm"),
+    // a desktop widget daemon of the user's own session
+    ("eww", "kill"),
+    ("awww", "kill"),
+    // revokes a user's capabilities: fewer privileges, no data lost
+    ("apptainer", "drop"),
+    ("singularity", "drop"),
+];
+
+/// Programs whose own verb means more than the lexicon's default scope: (program, verb,
+/// meaning). `pueue reset` kills every task and clears the queue; `nh clean` deletes old
+/// generations of the profiles it names.
+pub static PROGRAM_VERBS: &[(&str, &str, Meaning)] = &[
+    ("pueue", "reset", Meaning::Kill),
+    ("nh", "clean", Meaning::Collect),
+];
 
 /// Programs handled by dedicated rules, version control, project dependency managers,
 /// and programs whose arguments are data or code rather than a verb path.
@@ -286,6 +440,14 @@ const EXCLUDED: &[&str] = &[
     "jj",
     "darcs",
     "git-lfs",
+    "dolt",
+    // settings editors: `reset` puts one key back to its default
+    "dconf",
+    "gsettings",
+    "xfconf-query",
+    "gconftool-2",
+    "kwriteconfig5",
+    "kwriteconfig6",
     // project dependency and toolchain managers
     "npm",
     "pnpm",
@@ -331,6 +493,21 @@ const EXCLUDED: &[&str] = &[
     "renv",
     "vcpkg",
     "conan",
+    "n",
+    "fvm",
+    "rvm",
+    "haxelib",
+    "apm",
+    "meteor",
+    "fisher",
+    "omf",
+    "phive",
+    "pixi",
+    "cordova",
+    "hyprpm",
+    "eim",
+    "gup",
+    "vf",
     // arguments are data, text, paths or code
     "echo",
     "printf",
@@ -527,14 +704,51 @@ fn has_own_rule(name: &str) -> bool {
         .any(|r| r.meta().code != DestructiveVerb::META.code && r.meta().programs.contains(&name))
 }
 
+/// The options and operands of a command as the lexicon reads them (from the command's
+/// option grammar, `Command::opts`).
+struct Reading<'a> {
+    opts: &'a Opts,
+    /// The argument texts the options index into.
+    args: Vec<String>,
+    /// The program has an entry in the grammar table.
+    grammar: bool,
+    /// Operand words (`+x` words are not verbs).
+    ops: Vec<String>,
+}
+
+impl Reading<'_> {
+    /// Was one of `names` given? For a program with no grammar, a short option counts only
+    /// written alone (`-a`), not inside a word that may be a one-dash long option
+    /// (`xcodebuild -target`).
+    fn any_opt(&self, names: &[&str]) -> bool {
+        self.opts.all().any(|o| {
+            names.contains(&o.name.as_str())
+                && (o.long
+                    || self.grammar
+                    || self
+                        .args
+                        .get(o.word)
+                        .is_some_and(|w| w.chars().count() == 2))
+        })
+    }
+
+    fn forced(&self) -> bool {
+        self.any_opt(&["force", "f", "yes-i-really-mean-it", "yes", "y"])
+    }
+
+    fn all(&self) -> bool {
+        self.any_opt(&["all", "a"]) || self.ops.iter().any(|o| o == "all")
+    }
+}
+
 /// The meaning of `w` as a verb at operand position `pos` (0 = the subcommand), given the
-/// arguments after it.
+/// operands after it.
 fn verb_meaning(
     program: &str,
     w: &str,
     pos: usize,
-    after: &[&String],
-    all_args: &[String],
+    after: &[String],
+    r: &Reading,
 ) -> Option<Meaning> {
     let lower = w.to_ascii_lowercase();
     let w = lower.as_str();
@@ -543,38 +757,37 @@ fn verb_meaning(
     if w.contains('/') || w.contains('.') || w.contains('=') {
         return None;
     }
-    let force = all_args.iter().any(|a| {
-        matches!(
-            a.as_str(),
-            "--force" | "-f" | "--yes-i-really-mean-it" | "--yes" | "-y"
-        )
-    });
+    if NOT_DESTRUCTIVE.contains(&(program, last)) {
+        return None;
+    }
     if colon && TASK_VERBS.contains(&last) {
         return Some(Meaning::Destroy);
+    }
+    if pos == 0
+        && let Some((_, _, m)) = PROGRAM_VERBS
+            .iter()
+            .find(|(p, v, _)| *p == program && *v == last)
+    {
+        return Some(*m);
     }
     if let Some(verb) = lexicon(last) {
         // A task name (`server:stop`, `queue:restart`) counts only for destroy verbs.
         if colon && verb.meaning != Meaning::Destroy {
             return None;
         }
-        let all = all_args
-            .iter()
-            .any(|a| matches!(a.as_str(), "--all" | "-a" | "all"));
         let base = program.rsplit('/').next().unwrap_or(program);
-        let control = base.ends_with("ctl") || base.ends_with("-ctl") || base.ends_with("_ctl");
+        let control = base.ends_with("ctl")
+            || base.ends_with("-ctl")
+            || base.ends_with("_ctl")
+            || MACHINE_CLIS.contains(&base);
         let counts = match verb.scope {
             Scope::Any => true,
             Scope::First => pos == 0,
-            Scope::All => {
-                after.is_empty()
-                    || all_args
-                        .iter()
-                        .any(|a| matches!(a.as_str(), "--all" | "-a" | "all" | "*"))
-            }
-            Scope::ForceOrTarget => force || (pos == 0 && !after.is_empty()),
-            Scope::ExplicitAll => all,
-            Scope::Target => pos == 0 && (control || all || !after.is_empty()),
-            Scope::Control => pos == 0 && (control || all),
+            Scope::All => after.is_empty() || r.all() || r.ops.iter().any(|o| o == "*"),
+            Scope::ForceOrTarget => r.forced() || (pos == 0 && !after.is_empty()),
+            Scope::ExplicitAll => r.all(),
+            Scope::Target => pos == 0 && (control || r.all() || !after.is_empty()),
+            Scope::Control => pos == 0 && (control || r.all()),
         };
         return counts.then_some(verb.meaning);
     }
@@ -590,20 +803,64 @@ fn verb_meaning(
         .then_some(Meaning::Destroy)
 }
 
+/// A program that is itself a verb ([`VERB_PROGRAMS`]), when its condition holds.
+fn verb_program(name: &str, cmd: &Command, r: &Reading) -> Option<String> {
+    let sub = r.opts.sub();
+    VERB_PROGRAMS
+        .iter()
+        .filter(|p| p.names.contains(&name))
+        .find_map(|p| {
+            let holds = match p.when {
+                When::Always => true,
+                When::With(o) => r.any_opt(o),
+                When::Unless(o) => !r.any_opt(o),
+                When::AnyOptionBut(o) => r.opts.all().any(|x| !o.contains(&x.name.as_str())),
+                When::WithOnDevice(o) => {
+                    r.any_opt(o)
+                        && r.opts
+                            .operand_words(cmd.args())
+                            .iter()
+                            .any(|w| w.lit().is_some_and(|t| t.starts_with("/dev/")))
+                }
+                When::Sub(s) => sub == Some(s),
+                When::SubWith(s, o) => sub == Some(s) && r.any_opt(o),
+            };
+            let shown = match p.when {
+                When::Sub(s) | When::SubWith(s, _) => format!("{name} {s}"),
+                _ => name.to_string(),
+            };
+            holds.then(|| format!("`{shown}` {}", p.meaning.describe()))
+        })
+}
+
 fn destroys(cmd: &Command) -> Option<String> {
     let name = cmd.name.as_deref()?;
-    if cmd.arg_texts().iter().any(|a| a == "--help" || a == "help") {
+    let opts = &cmd.opts;
+    let mut ops: Vec<String> = opts
+        .operand_words(cmd.args())
+        .iter()
+        .map(|w| w.text_with("\u{fffd}"))
+        .filter(|t| !t.starts_with('+'))
+        .collect();
+    let grammar = grammars::has_grammar(name);
+    let r0 = Reading {
+        opts,
+        args: cmd.arg_texts(),
+        grammar,
+        ops: ops.clone(),
+    };
+    if r0.any_opt(&["help", "dry-run", "dryrun"]) || ops.iter().any(|o| o == "help") {
         return None;
     }
-    if VERB_PROGRAMS.contains(&name) {
-        return Some(format!("`{name}` destroys persistent state"));
+    // A subcommand path the grammar read (`btrfs subvolume delete`) is the verb path.
+    let mut path: Vec<String> = opts.subcommand.iter().map(|(s, _)| s.clone()).collect();
+    path.append(&mut ops);
+    let ops = path;
+    if let Some(m) = verb_program(name, cmd, &r0) {
+        return Some(m);
     }
-    let args = cmd.arg_texts();
-    let mut ops: Vec<&String> = args
-        .iter()
-        .filter(|a| !a.starts_with('-') && !a.starts_with('+'))
-        .collect();
     let interpreter = crate::graph::is_interpreter(name) || crate::model::is_shell(name);
+    let mut ops = ops;
     let mut destroy_only = false;
     if interpreter {
         let first = ops.first()?;
@@ -619,15 +876,15 @@ fn destroys(cmd: &Command) -> Option<String> {
     } else if EXCLUDED.contains(&name) || has_own_rule(name) {
         return None;
     }
-    if args
-        .iter()
-        .any(|a| a == "--dry-run" || a == "--dryrun" || a.starts_with("--dry-run="))
-    {
-        return None;
-    }
-    let path: Vec<&String> = ops.iter().take(3).copied().collect();
+    let r = Reading {
+        opts,
+        args: cmd.arg_texts(),
+        grammar,
+        ops: ops.clone(),
+    };
+    let path: Vec<&String> = ops.iter().take(3).collect();
     let (i, meaning) = path.iter().enumerate().find_map(|(i, w)| {
-        let m = verb_meaning(name, w, i, &ops[i + 1..], &args)?;
+        let m = verb_meaning(name, w, i, &ops[i + 1..], &r)?;
         let ruled = if m == Meaning::Destroy {
             destroy_only
         } else {
