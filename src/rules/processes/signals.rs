@@ -77,8 +77,9 @@ pub fn selector(cmd: &Command) -> Selector<'_> {
                     "s" | "session" => 's',
                     _ => return None,
                 };
+                // The decoded value (`\0` is `0`), or the spelling of a run-time one (`$PPID`).
                 let v = crate::model::opts::value_word(args, x)?;
-                Some((c, v.raw.clone()))
+                Some((c, v.lit().unwrap_or_else(|| v.raw.clone())))
             })
             .collect()
     };
