@@ -1,7 +1,9 @@
-//! The fallback engine: compiles the catalog once, scans text in bounded overlapping windows,
-//! applies each pattern's [`Check`], and snaps spans to char boundaries.
+//! The fallback engine: compiles each catalog pattern once, when text first contains one of
+//! its literals ([`super::prefilter`]), scans text in bounded overlapping windows, applies each
+//! pattern's [`Check`], and snaps spans to char boundaries.
 
-use std::sync::LazyLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{LazyLock, OnceLock};
 
 use regex::bytes::{CaptureLocations, Regex, RegexBuilder};
 
@@ -45,9 +47,46 @@ fn compile(pattern: &FallbackPattern) -> Result<Compiled, regex::Error> {
     Ok(Compiled { re, groups })
 }
 
-/// Compiled once, on first use; `None` where a pattern failed to compile (skipped, not fatal).
-static COMPILED: LazyLock<Vec<(&'static FallbackPattern, Option<Compiled>)>> =
-    LazyLock::new(|| catalog().map(|p| (p, compile(p).ok())).collect());
+/// One catalog pattern: the literals one of which every match contains (`None`: no such
+/// set is known, always run it) and its regex, compiled on first need; `None` inside when it
+/// failed to compile (skipped, not fatal).
+struct Entry {
+    pattern: &'static FallbackPattern,
+    needs: Option<Vec<Vec<u8>>>,
+    compiled: OnceLock<Option<Compiled>>,
+}
+
+static ENTRIES: LazyLock<Vec<Entry>> = LazyLock::new(|| {
+    catalog()
+        .map(|p| Entry {
+            pattern: p,
+            needs: super::prefilter::required(p.regex),
+            compiled: OnceLock::new(),
+        })
+        .collect()
+});
+
+/// Regexes compiled by this process so far.
+static COMPILES: AtomicUsize = AtomicUsize::new(0);
+
+/// How many catalog regexes this process has compiled: none until text reaches the fallback,
+/// then only those whose literals the text contains.
+pub fn compiled_patterns() -> usize {
+    COMPILES.load(Ordering::Relaxed)
+}
+
+fn compiled(e: &Entry) -> Option<&Compiled> {
+    e.compiled
+        .get_or_init(|| {
+            COMPILES.fetch_add(1, Ordering::Relaxed);
+            compile(e.pattern).ok()
+        })
+        .as_ref()
+}
+
+/// Above this size the literal search over every pattern's strings could cost more than
+/// compiling the catalog; such text runs every pattern.
+const PREFILTER_MAX_TEXT: usize = 64 << 10;
 
 /// Window sizes, separate from the constants so tests can exercise windowing on small text.
 #[derive(Debug, Clone, Copy)]
@@ -69,10 +108,22 @@ pub fn scan(text: &str) -> Vec<FallbackHit> {
 }
 
 fn scan_with(text: &str, limits: Limits) -> Vec<FallbackHit> {
+    scan_filtered(text, limits, true)
+}
+
+fn scan_filtered(text: &str, limits: Limits, prefilter: bool) -> Vec<FallbackHit> {
     let mut hits = Vec::new();
-    for (pattern, compiled) in COMPILED.iter() {
-        if let Some(compiled) = compiled {
-            scan_pattern(text, pattern, compiled, limits, &mut hits);
+    let lower = (prefilter && text.len() <= PREFILTER_MAX_TEXT)
+        .then(|| text.as_bytes().to_ascii_lowercase());
+    for e in ENTRIES.iter() {
+        // No literal of the pattern in the text: no match is possible, skip the regex.
+        if let (Some(lower), Some(needs)) = (&lower, &e.needs)
+            && !super::prefilter::any_in(lower, needs)
+        {
+            continue;
+        }
+        if let Some(compiled) = compiled(e) {
+            scan_pattern(text, e.pattern, compiled, limits, &mut hits);
         }
     }
     // Stable, so hits on the same span keep catalog order (block tier first).
@@ -203,17 +254,44 @@ mod tests {
             "patterns that do not compile:\n{}",
             failures.join("\n")
         );
-        assert!(COMPILED.iter().all(|(_, c)| c.is_some()));
+        assert!(ENTRIES.iter().all(|e| compiled(e).is_some()));
+    }
+
+    #[test]
+    fn every_hit_example_contains_a_literal_of_its_pattern() {
+        // The prefilter may only skip a pattern that cannot match: every example the catalog
+        // says matches must pass it, in any letter case the regex accepts.
+        let mut wrong = Vec::new();
+        for e in ENTRIES.iter() {
+            let Some(needs) = &e.needs else { continue };
+            for ex in e.pattern.hits {
+                if !super::super::prefilter::any_in(&ex.as_bytes().to_ascii_lowercase(), needs) {
+                    wrong.push(format!("{}: {ex:?}", e.pattern.id));
+                }
+            }
+        }
+        assert!(
+            wrong.is_empty(),
+            "examples the prefilter would skip:\n{}",
+            wrong.join("\n")
+        );
+        // And it is worth having: most patterns get one.
+        let filtered = ENTRIES.iter().filter(|e| e.needs.is_some()).count();
+        assert!(
+            filtered * 2 > ENTRIES.len(),
+            "{filtered} of {}",
+            ENTRIES.len()
+        );
     }
 
     #[test]
     fn block_findings_are_found_past_the_first_window() {
         // Only the pattern under test is run: the whole catalog over megabytes is slow in an
         // unoptimised test build, and the windowing is per pattern anyway.
-        let (pattern, compiled) = COMPILED
+        let (pattern, compiled) = ENTRIES
             .iter()
-            .find(|(p, _)| p.id == "fb-rm-root")
-            .and_then(|(p, c)| c.as_ref().map(|c| (*p, c)))
+            .find(|e| e.pattern.id == "fb-rm-root")
+            .and_then(|e| compiled(e).map(|c| (e.pattern, c)))
             .expect("fb-rm-root compiles");
         let scan_root = |text: &str| {
             let mut out = Vec::new();
@@ -344,6 +422,13 @@ mod tests {
                 prop_assert!(h.span.start <= h.span.end && h.span.end <= text.len());
                 prop_assert!(text.is_char_boundary(h.span.start) && text.is_char_boundary(h.span.end));
             }
+        }
+
+        #[test]
+        fn skipping_patterns_by_their_literals_changes_no_hit(parts in proptest::collection::vec((0..FRAGMENTS.len(), 0..4usize), 0..40)) {
+            let seps = [" ; ", " && ", " | ", "\n"];
+            let text: String = parts.iter().map(|&(f, s)| format!("{}{}", FRAGMENTS[f], seps[s])).collect();
+            prop_assert_eq!(scan_filtered(&text, LIMITS, true), scan_filtered(&text, LIMITS, false));
         }
 
         #[test]

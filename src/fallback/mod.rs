@@ -43,9 +43,10 @@
 mod fragments;
 mod catalog;
 mod engine;
+mod prefilter;
 
 pub use catalog::catalog;
-pub use engine::scan;
+pub use engine::{compiled_patterns, scan};
 
 use crate::{Severity, Span};
 

@@ -877,10 +877,8 @@ fn destroys(cmd: &Command) -> Option<String> {
         return None;
     }
     let r = Reading {
-        opts,
-        args: cmd.arg_texts(),
-        grammar,
         ops: ops.clone(),
+        ..r0
     };
     let path: Vec<&String> = ops.iter().take(3).collect();
     let (i, meaning) = path.iter().enumerate().find_map(|(i, w)| {
