@@ -3,6 +3,16 @@
 
 use crate::model::{Command, Word};
 
+/// `pkill`/`killall` asked only to print (help, version, the signal list): nothing is killed.
+pub fn only_informs(cmd: &Command) -> bool {
+    cmd.arg_texts().iter().any(|t| {
+        matches!(
+            t.as_str(),
+            "--help" | "-h" | "-V" | "--version" | "-l" | "--list"
+        )
+    })
+}
+
 /// Is this signal name or number SIGKILL?
 pub fn is_kill_signal(sig: &str) -> bool {
     let s = sig.trim_start_matches('-');
