@@ -553,6 +553,87 @@ pub static BADBLOCKS: Grammar = Grammar {
     ..Grammar::GNU
 };
 
+/// `efibootmgr`: `-b XXXX`, `-d DISK`, `-l LOADER`, `-L LABEL`, `-o ORDER`, `-t SECS`, ...
+/// take values; the letters that write NVRAM are read by SG8005.
+pub static EFIBOOTMGR: Grammar = Grammar {
+    short_values: "bdeEilLmMnopt@",
+    longs: &[
+        value("bootnum"),
+        value("disk"),
+        value("edd"),
+        value("device"),
+        value("iface"),
+        value("loader"),
+        value("label"),
+        value("mirror-below-4G"),
+        value("mirror-above-4G"),
+        value("bootnext"),
+        value("bootorder"),
+        value("part"),
+        value("timeout"),
+        value("append-binary-args"),
+        flag("create"),
+        flag("create-only"),
+        flag("delete-bootnum"),
+        flag("delete-bootnext"),
+        flag("delete-bootorder"),
+        flag("delete-timeout"),
+        flag("active"),
+        flag("inactive"),
+        flag("remove-dups"),
+        flag("verbose"),
+        flag("quiet"),
+        flag("help"),
+        flag("version"),
+    ],
+    ..Grammar::GNU
+};
+
+/// `nc`/`netcat`/`ncat` (the traditional, OpenBSD and nmap variants together): the options
+/// that take a value, so `-e PROG`/`-c CMD` are found in bundles and `-p 4444` is a port.
+pub static NC: Grammar = Grammar {
+    short_values: "ecgGiIMmOPpqsTVWwXx",
+    longs: &[
+        value("exec"),
+        value("sh-exec"),
+        value("lua-exec"),
+        value("source-port"),
+        value("source"),
+        value("wait"),
+        value("proxy"),
+        value("proxy-type"),
+        value("output"),
+        flag("listen"),
+        flag("udp"),
+        flag("verbose"),
+        flag("keep-open"),
+        flag("help"),
+    ],
+    ..Grammar::GNU
+};
+
+/// `base64`, `base32`, `basenc` (GNU; macOS's `-D`, `-i in`, `-o out`, `-b cols` too: its
+/// `-i` is read as GNU's `--ignore-garbage` flag).
+pub static BASE64: Grammar = Grammar {
+    short_values: "wob",
+    longs: &[
+        flag("decode"),
+        flag("ignore-garbage"),
+        value("wrap"),
+        flag("base64"),
+        flag("base64url"),
+        flag("base32"),
+        flag("base32hex"),
+        flag("base16"),
+        flag("base2msbf"),
+        flag("base2lsbf"),
+        flag("z85"),
+        flag("help"),
+        flag("version"),
+    ],
+    ..Grammar::GNU
+};
+
 /// `taskkill` (Windows): `/IM image`, `/PID n`, `/FI filter`, `/S system`, `/U user`,
 /// `/P password`, `/F`, `/T`; `-` and Git Bash's `//` spellings too.
 pub static TASKKILL: Grammar = Grammar {
@@ -2209,6 +2290,19 @@ pub static PROGRAMS: &[(&[&str], &Grammar)] = &[
     (&["rclone"], &RCLONE),
     (&["taskkill", "taskkill.exe"], &TASKKILL),
     (&["fuser"], &FUSER),
+    (&["efibootmgr"], &EFIBOOTMGR),
+    (&["base64", "base32", "basenc"], &BASE64),
+    (
+        &[
+            "nc",
+            "netcat",
+            "ncat",
+            "nc.traditional",
+            "nc.openbsd",
+            "busybox-nc",
+        ],
+        &NC,
+    ),
     (&["badblocks"], &BADBLOCKS),
     (&["scp"], &SCP),
     (&["sftp"], &SFTP),

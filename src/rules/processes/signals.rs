@@ -30,7 +30,8 @@ pub struct Selector<'a> {
     pub full: bool,
     /// `pkill -x`/`--exact`, `killall -e`/`--exact`.
     pub exact: bool,
-    /// Process-family selectors and their values as written: `-P`/`--parent`,
+    /// Process-family selectors and their values (decoded, or as written when known only
+    /// at run time): `-P`/`--parent`,
     /// `-g`/`--pgroup`, `-s`/`--session` (pkill).
     pub family: Vec<(char, String)>,
     pub patterns: Vec<&'a Word>,
@@ -68,7 +69,9 @@ pub fn selector(cmd: &Command) -> Selector<'_> {
                     _ => return None,
                 };
                 let v = crate::model::opts::value_word(args, x)?;
-                Some((c, v.raw.clone()))
+                // The decoded text when it is known (`$'\x30'` is `0`), else as written
+                // (`$PPID`, `$$`).
+                Some((c, v.lit().unwrap_or_else(|| v.raw.clone())))
             })
             .collect()
     };
