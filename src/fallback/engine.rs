@@ -191,12 +191,7 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    fn hits_of(text: &str, id: &str) -> Vec<FallbackHit> {
-        scan(text)
-            .into_iter()
-            .filter(|h| h.pattern_id == id)
-            .collect()
-    }
+    use crate::fallback::hits_of;
 
     #[test]
     fn every_catalog_regex_compiles() {

@@ -99,3 +99,12 @@ pub const MAX_SCAN_WINDOW: usize = 1 << 20;
 pub const WINDOW_OVERLAP: usize = 64 << 10;
 /// Hits reported per pattern at most; enough to explain, small enough to bound the output.
 pub const MAX_HITS_PER_PATTERN: usize = 64;
+
+/// The hits of one pattern, for the tests of the engine and the catalog.
+#[cfg(test)]
+fn hits_of(text: &str, id: &str) -> Vec<FallbackHit> {
+    scan(text)
+        .into_iter()
+        .filter(|h| h.pattern_id == id)
+        .collect()
+}

@@ -287,10 +287,7 @@ pub fn clip(s: &str) -> String {
     if s.len() <= REASON_LIMIT {
         return s.to_string();
     }
-    let mut end = REASON_LIMIT;
-    while !s.is_char_boundary(end) {
-        end -= 1;
-    }
+    let end = s.floor_char_boundary(REASON_LIMIT);
     format!("{}…", &s[..end])
 }
 

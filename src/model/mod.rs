@@ -4,7 +4,7 @@
 mod block;
 mod display;
 mod env;
-mod hooks;
+pub mod hooks;
 mod inline;
 pub mod interp;
 mod lower;

@@ -483,10 +483,7 @@ impl<'a> Lexer<'a> {
             self.pos += 1;
         }
         let word = self.src.get(from..self.pos).unwrap_or("");
-        let mut cut = word.len().min(MAX_DELIMITER_BYTES);
-        while !word.is_char_boundary(cut) {
-            cut -= 1;
-        }
+        let cut = word.floor_char_boundary(MAX_DELIMITER_BYTES);
         let word = word.get(..cut).unwrap_or("");
         self.delimiter = if word.is_empty() || word == ";" {
             None

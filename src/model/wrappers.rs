@@ -69,6 +69,37 @@ const SIMPLE_WRAPPERS: &[(&str, usize)] = &[
     ("gtimeout", 1),
 ];
 
+/// Subcommands of tool managers that run a command in the tool's environment
+/// (`cabal exec -- bash`, `poetry run pytest`): (program, subcommand, operands before the
+/// command; [`UNTIL_DASHES`] when tool names come first and `--` starts the command, as in
+/// `mise exec node@20 -- node`). Their options are read with `grammars::RUNNER`; a `--`
+/// before the command ends them (`cabal exec -- bash`).
+const UNTIL_DASHES: usize = usize::MAX;
+
+const SUB_WRAPPERS: &[(&str, &str, usize)] = &[
+    ("cabal", "exec", 0),
+    ("stack", "exec", 0),
+    ("poetry", "run", 0),
+    ("pipenv", "run", 0),
+    ("uv", "run", 0),
+    ("pdm", "run", 0),
+    ("hatch", "run", 0),
+    ("rye", "run", 0),
+    ("pixi", "run", 0),
+    ("bundle", "exec", 0),
+    ("conda", "run", 0),
+    ("mamba", "run", 0),
+    ("micromamba", "run", 0),
+    ("rbenv", "exec", 0),
+    ("pyenv", "exec", 0),
+    ("nodenv", "exec", 0),
+    ("asdf", "exec", 0),
+    ("mise", "exec", UNTIL_DASHES),
+    ("mise", "x", UNTIL_DASHES),
+    ("rtx", "exec", UNTIL_DASHES),
+    ("direnv", "exec", 1),
+];
+
 /// Programs a glob in a command name is resolved against (`/???/r? -rf /` runs `/bin/rm`):
 /// the ones rules care about, most dangerous first.
 const GLOB_CANDIDATES: &[&str] = &[
@@ -410,13 +441,25 @@ pub fn peel(mut argv: Vec<Word>) -> Peeled {
                     .and_then(|c| c.value.as_ref())
                     .filter(|v| v.attached.is_none())
                     .map(|v| v.word);
+                // `runuser -u bob [--] cmd args`: with `-u` the operands are the command.
+                let start = match o.end_of_options.filter(|_| name == "runuser") {
+                    Some(e) => Some(e + 2),
+                    None if name == "runuser" && o.flag('u', "user") => {
+                        o.operands.first().map(|i| i + 1)
+                    }
+                    None => None,
+                }
+                .filter(|_| code.is_none());
+                // The wrapper's own words: up to the command it runs, if any.
+                let end = start.unwrap_or(argv.len());
                 let taken: Vec<String> = args
                     .iter()
                     .enumerate()
+                    .take(end.saturating_sub(1))
                     .filter(|(i, _)| Some(*i) != code_word)
                     .map(|(_, w)| lit(w))
                     .collect();
-                out.wrappers.push(wrapper(&name, taken, &argv, argv.len()));
+                out.wrappers.push(wrapper(&name, taken, &argv, end));
                 if let Some(c) = code {
                     out.code = Some(WrappedCode {
                         code: c,
@@ -426,9 +469,9 @@ pub fn peel(mut argv: Vec<Word>) -> Peeled {
                     argv.clear();
                     break;
                 }
-                match o.end_of_options.filter(|_| name == "runuser") {
-                    Some(e) => {
-                        argv = argv.split_off((e + 2).min(argv.len()));
+                match start {
+                    Some(s) => {
+                        argv = argv.split_off(s.min(argv.len()));
                         continue;
                     }
                     None => {
@@ -555,6 +598,29 @@ pub fn peel(mut argv: Vec<Word>) -> Peeled {
                 });
                 argv.clear();
                 break;
+            }
+            other
+                if SUB_WRAPPERS.iter().any(|(p, sub, _)| {
+                    *p == other && argv.get(1).and_then(|w| w.lit()).as_deref() == Some(*sub)
+                }) =>
+            {
+                let sub = argv.get(1).and_then(|w| w.lit());
+                let positional = SUB_WRAPPERS
+                    .iter()
+                    .find(|(p, s, _)| *p == other && sub.as_deref() == Some(*s))
+                    .map_or(0, |w| w.2);
+                let args = argv.get(2..).unwrap_or(&[]);
+                let o = opts::parse(&opts::grammars::RUNNER, args);
+                let dashes = (positional == UNTIL_DASHES)
+                    .then(|| args.iter().position(|w| w.lit().as_deref() == Some("--")))
+                    .flatten();
+                let start = match o.end_of_options.or(dashes) {
+                    Some(e) => e + 3,
+                    None if positional == UNTIL_DASHES => argv.len(),
+                    None => o.operands.get(positional).map_or(argv.len(), |i| i + 2),
+                };
+                taken.extend(argv.get(1..start).unwrap_or(&[]).iter().map(lit));
+                start
             }
             other => {
                 let Some(&(_, positional)) = SIMPLE_WRAPPERS.iter().find(|w| w.0 == other) else {

@@ -63,18 +63,11 @@ pub fn catalog() -> impl Iterator<Item = &'static FallbackPattern> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fallback::{FallbackHit, scan};
+    use crate::fallback::{hits_of, scan};
     use crate::rules::hermes::HERMES_KEYS;
 
     fn ids(text: &str) -> Vec<&'static str> {
         scan(text).into_iter().map(|h| h.pattern_id).collect()
-    }
-
-    fn hits_of(text: &str, id: &str) -> Vec<FallbackHit> {
-        scan(text)
-            .into_iter()
-            .filter(|h| h.pattern_id == id)
-            .collect()
     }
 
     #[test]

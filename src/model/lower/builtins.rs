@@ -331,16 +331,34 @@ impl Lowerer<'_> {
             origin,
             ..
         } = c;
-        // Code run through another program's hook, when it is written out.
-        let hooks = crate::model::hooks::hook_code(name, argv);
+        // Code run through another program's hook, when it is written out: shell hooks
+        // from the exec-hook table, and the `system()` literals of an awk program.
+        let mut hooks: Vec<(String, String)> = Vec::new();
+        if let Some(cmd) = self.script.commands.get(id) {
+            for h in crate::model::hooks::of_command(cmd) {
+                if let Some(code) = h.lowered() {
+                    hooks.push((code.to_string(), h.detail.clone()));
+                }
+            }
+            if matches!(name, "awk" | "gawk" | "mawk" | "nawk" | "busybox-awk") {
+                for prog in crate::model::hooks::awk_programs(cmd.args(), &cmd.opts)
+                    .into_iter()
+                    .flatten()
+                {
+                    for s in crate::model::hooks::awk_system_literals(&prog) {
+                        hooks.push((s, format!("{name} system()")));
+                    }
+                }
+            }
+        }
         if !hooks.is_empty() {
             let mut out = Block::default();
-            for h in hooks {
-                let w = Word::literal(&h.code, span);
+            for (code, detail) in hooks {
+                let w = Word::literal(&code, span);
                 let b = self.lower_code(
                     &w,
                     OriginKind::ShellString,
-                    &h.detail,
+                    &detail,
                     child,
                     origin,
                     Some(span),

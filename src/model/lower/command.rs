@@ -22,7 +22,9 @@ impl Lowerer<'_> {
     ) {
         let node = src.tree.node(id);
         if node.kind == k::COMMAND_SUBSTITUTION || node.kind == k::PROCESS_SUBSTITUTION {
-            let w = self.decode_nodes(src, &[id], env, origin, WordMode::Single);
+            let w = self
+                .expander()
+                .decode_nodes(src, &[id], env, origin, WordMode::Single);
             for x in w {
                 subs.extend(x.substitutions);
             }
@@ -181,6 +183,7 @@ impl Lowerer<'_> {
                 }
             }
             for (i, mut w) in self
+                .expander()
                 .decode_nodes(src, &g, env, origin, WordMode::Argument)
                 .into_iter()
                 .enumerate()

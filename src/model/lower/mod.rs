@@ -11,8 +11,8 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use super::env::Env;
-use super::word::{Expander, Substitute, WordMode, short as shorten};
-use super::{Issue, IssueKind, Origin, Script, Substitution, Word};
+use super::word::{Expander, Substitute, short as shorten};
+use super::{Issue, IssueKind, Origin, Script};
 use crate::Span;
 use crate::normalize::Normalized;
 use crate::syntax::{self, NodeId, ParseProblem, Tree};
@@ -259,34 +259,11 @@ impl Substitute for Lowerer<'_> {
     }
 }
 
-/// Word expansion, with substitutions lowered by this lowerer.
+/// Word expansion, with substitutions lowered by this lowerer: every word is decoded by
+/// `self.expander().decode_nodes(..)` ([`Expander::decode_nodes`], the one decoder).
 impl Lowerer<'_> {
     fn expander(&mut self) -> Expander<'_> {
         let norm = self.norm;
         Expander { norm, cx: self }
-    }
-
-    /// Decode adjacent nodes (no whitespace between them) as one word; one node is one word
-    /// (see [`Expander::decode_nodes`]).
-    pub(in crate::model) fn decode_nodes(
-        &mut self,
-        src: &Source,
-        nodes: &[NodeId],
-        env: &mut Env,
-        origin: &Origin,
-        mode: WordMode,
-    ) -> Vec<Word> {
-        self.expander().decode_nodes(src, nodes, env, origin, mode)
-    }
-
-    /// An unquoted heredoc body after expansion (see [`Expander::decode_heredoc`]).
-    pub(in crate::model) fn decode_heredoc(
-        &mut self,
-        src: &Source,
-        body: NodeId,
-        env: &mut Env,
-        origin: &Origin,
-    ) -> (Option<String>, Vec<Substitution>) {
-        self.expander().decode_heredoc(src, body, env, origin)
     }
 }

@@ -240,7 +240,9 @@ impl Lowerer<'_> {
         });
         let mut target = None;
         if !dest.is_empty() {
-            let words = self.decode_nodes(src, &dest, env, origin, WordMode::Single);
+            let words = self
+                .expander()
+                .decode_nodes(src, &dest, env, origin, WordMode::Single);
             target = words.into_iter().next();
             if let Some(t) = &target {
                 for s in &t.substitutions {
@@ -323,7 +325,7 @@ impl Lowerer<'_> {
                         let value = if quoted {
                             Some(raw.clone())
                         } else {
-                            let (v, subs) = self.decode_heredoc(src, b, env, origin);
+                            let (v, subs) = self.expander().decode_heredoc(src, b, env, origin);
                             for s in &subs {
                                 pre.commands.extend(s.commands.iter().copied());
                             }

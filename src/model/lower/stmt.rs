@@ -161,7 +161,8 @@ impl Lowerer<'_> {
             k::CASE_STATEMENT => {
                 let mut out = Block::default();
                 if let Some(v) = src.tree.child_by_field(id, "value") {
-                    self.decode_nodes(src, &[v], env, origin, WordMode::Single);
+                    self.expander()
+                        .decode_nodes(src, &[v], env, origin, WordMode::Single);
                 }
                 let before = env.clone();
                 let mut branches = Vec::new();
@@ -420,7 +421,10 @@ impl Lowerer<'_> {
             .collect();
         let mut values = Vec::new();
         for v in value_nodes {
-            values.extend(self.decode_nodes(src, &[v], env, origin, WordMode::Argument));
+            values.extend(
+                self.expander()
+                    .decode_nodes(src, &[v], env, origin, WordMode::Argument),
+            );
         }
         let literal: Option<Vec<String>> = values.iter().map(|w| w.lit()).collect();
         let mut out = Block::default();
@@ -506,7 +510,8 @@ impl Lowerer<'_> {
             w.substitutions = subs;
             w
         } else {
-            self.decode_nodes(src, &value_nodes, env, origin, WordMode::Assignment)
+            self.expander()
+                .decode_nodes(src, &value_nodes, env, origin, WordMode::Assignment)
                 .into_iter()
                 .next()
                 .unwrap_or_else(|| Word::literal("", span))
@@ -571,7 +576,13 @@ impl Lowerer<'_> {
                     if t.starts_with('-') && t.contains('x') {
                         export = true;
                     }
-                    args.extend(self.decode_nodes(src, &[c], env, origin, WordMode::Argument));
+                    args.extend(self.expander().decode_nodes(
+                        src,
+                        &[c],
+                        env,
+                        origin,
+                        WordMode::Argument,
+                    ));
                 }
                 _ => {}
             }

@@ -332,6 +332,816 @@ pub static SSH_KEYGEN: Grammar = Grammar {
     ..Grammar::GNU
 };
 
+// --- programs with exec hooks (src/model/hooks.rs reads their hook options) ---------------
+
+/// `rg` (ripgrep's own parser: long names exact, no abbreviations).
+pub static RG: Grammar = Grammar {
+    short_values: "ABCEefgjMmrTtd",
+    longs: &[
+        value("after-context"),
+        value("before-context"),
+        value("context"),
+        value("context-separator"),
+        value("color"),
+        value("colors"),
+        value("dfa-size-limit"),
+        value("encoding"),
+        value("engine"),
+        value("field-context-separator"),
+        value("field-match-separator"),
+        value("file"),
+        value("glob"),
+        value("iglob"),
+        value("hostname-bin"),
+        value("hyperlink-format"),
+        value("ignore-file"),
+        value("max-columns"),
+        value("max-count"),
+        value("max-depth"),
+        value("max-filesize"),
+        value("path-separator"),
+        value("pre"),
+        value("pre-glob"),
+        value("regex-size-limit"),
+        value("regexp"),
+        value("replace"),
+        value("sort"),
+        value("sortr"),
+        value("threads"),
+        value("type"),
+        value("type-add"),
+        value("type-clear"),
+        value("type-not"),
+        value("generate"),
+    ],
+    abbreviate: false,
+    ..Grammar::GNU
+};
+
+/// `man` (man-db, argp: unique prefixes resolve; `-H`, `-T`, `-X` take an attached value).
+pub static MAN: Grammar = Grammar {
+    short_values: "CeELmMPrRSspD",
+    short_optional: "HTX",
+    longs: &[
+        value("config-file"),
+        flag("debug"),
+        flag("default"),
+        optional("warnings"),
+        flag("whatis"),
+        flag("apropos"),
+        flag("global-apropos"),
+        flag("regex"),
+        flag("wildcard"),
+        flag("names-only"),
+        flag("all"),
+        flag("update"),
+        flag("no-subpages"),
+        flag("catman"),
+        flag("location"),
+        flag("location-cat"),
+        flag("local-file"),
+        value("encoding"),
+        flag("no-hyphenation"),
+        flag("no-justification"),
+        flag("ascii"),
+        value("locale"),
+        value("systems"),
+        value("manpath"),
+        value("pager"),
+        value("prompt"),
+        value("sections"),
+        value("extension"),
+        flag("ignore-case"),
+        flag("match-case"),
+        value("preprocessor"),
+        flag("troff"),
+        optional("troff-device"),
+        flag("ditroff"),
+        optional("gxditview"),
+        optional("html"),
+        value("recode"),
+        flag("help"),
+        flag("usage"),
+        flag("version"),
+    ],
+    ..Grammar::GNU
+};
+
+/// `ag` (the silver searcher, getopt_long).
+pub static AG: Grammar = Grammar {
+    short_values: "ABGgmpW",
+    short_optional: "C",
+    longs: &[
+        value("after"),
+        value("before"),
+        optional("context"),
+        value("pager"),
+        flag("no-pager"),
+        value("ignore"),
+        value("ignore-dir"),
+        value("file-search-regex"),
+        value("max-count"),
+        value("depth"),
+        value("path-to-ignore"),
+        value("workers"),
+        value("width"),
+        value("color-line-number"),
+        value("color-match"),
+        value("color-path"),
+        flag("color"),
+        flag("no-color"),
+        flag("ignore-case"),
+        flag("literal"),
+        flag("hidden"),
+        flag("help"),
+        flag("version"),
+    ],
+    ..Grammar::GNU
+};
+
+/// `sort` (GNU coreutils).
+pub static SORT: Grammar = Grammar {
+    short_values: "kotST",
+    longs: &[
+        value("batch-size"),
+        value("buffer-size"),
+        value("compress-program"),
+        optional("debug"),
+        value("files0-from"),
+        value("field-separator"),
+        value("key"),
+        value("output"),
+        value("parallel"),
+        value("random-source"),
+        value("sort"),
+        value("temporary-directory"),
+        optional("check"),
+        flag("ignore-leading-blanks"),
+        flag("dictionary-order"),
+        flag("ignore-case"),
+        flag("general-numeric-sort"),
+        flag("ignore-nonprinting"),
+        flag("month-sort"),
+        flag("human-numeric-sort"),
+        flag("numeric-sort"),
+        flag("random-sort"),
+        flag("reverse"),
+        flag("version-sort"),
+        flag("merge"),
+        flag("stable"),
+        flag("unique"),
+        flag("zero-terminated"),
+        flag("help"),
+        flag("version"),
+    ],
+    ..Grammar::GNU
+};
+
+/// `gcc`, `cc`, `g++` (one-dash option names; those that take the next word as value).
+pub static GCC: Grammar = Grammar {
+    longs: &[
+        value("o"),
+        value("wrapper"),
+        value("x"),
+        value("I"),
+        value("L"),
+        value("l"),
+        value("D"),
+        value("U"),
+        value("B"),
+        value("include"),
+        value("imacros"),
+        value("isystem"),
+        value("idirafter"),
+        value("iprefix"),
+        value("iquote"),
+        value("MF"),
+        value("MT"),
+        value("MQ"),
+        value("Xlinker"),
+        value("Xassembler"),
+        value("Xpreprocessor"),
+        value("aux-info"),
+        value("param"),
+    ],
+    abbreviate: false,
+    single_dash_long: true,
+    ..Grammar::GNU
+};
+
+/// `aria2c` (getopt_long).
+pub static ARIA2C: Grammar = Grammar {
+    short_values: "dosxjilLtmkTMuUN",
+    longs: &[
+        value("dir"),
+        value("out"),
+        value("split"),
+        value("max-connection-per-server"),
+        value("max-concurrent-downloads"),
+        value("input-file"),
+        value("log"),
+        value("timeout"),
+        value("max-tries"),
+        value("min-split-size"),
+        value("torrent-file"),
+        value("metalink-file"),
+        value("max-upload-limit"),
+        value("user-agent"),
+        value("header"),
+        value("on-download-complete"),
+        value("on-download-error"),
+        value("on-download-pause"),
+        value("on-download-start"),
+        value("on-download-stop"),
+        value("on-bt-download-complete"),
+        value("rpc-secret"),
+        value("seed-time"),
+        value("select-file"),
+        value("conf-path"),
+        flag("continue"),
+        flag("daemon"),
+        flag("enable-rpc"),
+        flag("quiet"),
+        flag("show-files"),
+        optional("help"),
+        flag("version"),
+    ],
+    ..Grammar::GNU
+};
+
+/// `borg` (argparse; common options before or after the subcommand).
+pub static BORG: Grammar = Grammar {
+    short_values: "eCPa",
+    longs: &[
+        value("rsh"),
+        value("remote-path"),
+        value("lock-wait"),
+        value("upload-ratelimit"),
+        value("upload-buffer"),
+        value("umask"),
+        value("debug-topic"),
+        value("exclude"),
+        value("exclude-from"),
+        value("pattern"),
+        value("patterns-from"),
+        value("comment"),
+        value("compression"),
+        value("checkpoint-interval"),
+        value("chunker-params"),
+        value("encryption"),
+        value("prefix"),
+        value("glob-archives"),
+        value("sort-by"),
+        value("first"),
+        value("last"),
+        value("format"),
+        flag("progress"),
+        flag("stats"),
+        flag("list"),
+        flag("dry-run"),
+        flag("verbose"),
+        flag("info"),
+        flag("debug"),
+        flag("critical"),
+        flag("show-rc"),
+        flag("show-version"),
+        flag("help"),
+        flag("version"),
+    ],
+    ..Grammar::GNU
+};
+
+/// `busctl` (systemd, getopt_long).
+pub static BUSCTL: Grammar = Grammar {
+    short_values: "HM",
+    longs: &[
+        value("address"),
+        value("host"),
+        value("machine"),
+        value("match"),
+        value("size"),
+        value("timeout"),
+        value("json"),
+        value("destination"),
+        value("limit-messages"),
+        flag("user"),
+        flag("system"),
+        flag("show-machine"),
+        flag("unique"),
+        flag("acquired"),
+        flag("activatable"),
+        flag("list"),
+        flag("quiet"),
+        flag("verbose"),
+        flag("expect-reply"),
+        flag("auto-start"),
+        flag("allow-interactive-authorization"),
+        flag("augment-creds"),
+        flag("watch-bind"),
+        flag("no-pager"),
+        flag("no-legend"),
+        flag("help"),
+        flag("version"),
+    ],
+    ..Grammar::GNU
+};
+
+/// `certbot` (argparse: unique prefixes resolve; options before or after the subcommand).
+pub static CERTBOT: Grammar = Grammar {
+    short_values: "dmwaicnq",
+    longs: &[
+        value("domains"),
+        value("domain"),
+        value("email"),
+        value("webroot-path"),
+        value("authenticator"),
+        value("installer"),
+        value("config"),
+        value("cert-name"),
+        value("cert-path"),
+        value("key-path"),
+        value("fullchain-path"),
+        value("chain-path"),
+        value("config-dir"),
+        value("work-dir"),
+        value("logs-dir"),
+        value("server"),
+        value("key-type"),
+        value("rsa-key-size"),
+        value("elliptic-curve"),
+        value("preferred-challenges"),
+        value("preferred-chain"),
+        value("pre-hook"),
+        value("post-hook"),
+        value("deploy-hook"),
+        value("renew-hook"),
+        value("manual-auth-hook"),
+        value("manual-cleanup-hook"),
+        value("http-01-port"),
+        value("https-port"),
+        value("eab-kid"),
+        value("eab-hmac-key"),
+        flag("webroot"),
+        flag("standalone"),
+        flag("nginx"),
+        flag("apache"),
+        flag("manual"),
+        flag("dry-run"),
+        flag("test-cert"),
+        flag("staging"),
+        flag("force-renewal"),
+        flag("agree-tos"),
+        flag("non-interactive"),
+        flag("no-eff-email"),
+        flag("redirect"),
+        flag("expand"),
+        flag("quiet"),
+        flag("verbose"),
+        flag("help"),
+        flag("version"),
+    ],
+    ..Grammar::GNU
+};
+
+/// `dhclient` (ISC: one-dash names compared exactly).
+pub static DHCLIENT: Grammar = Grammar {
+    longs: &[
+        value("cf"),
+        value("lf"),
+        value("pf"),
+        value("sf"),
+        value("s"),
+        value("g"),
+        value("e"),
+        value("p"),
+        value("H"),
+        value("F"),
+        value("V"),
+        value("D"),
+        value("timeout"),
+    ],
+    abbreviate: false,
+    single_dash_long: true,
+    ..Grammar::GNU
+};
+
+/// `dnsmasq` (getopt_long; `-6` is `--dhcp-script`).
+pub static DNSMASQ: Grammar = Grammar {
+    short_values: "aABcCFgGHiIlmMOpPQrsStTuUVWxXY0678",
+    longs: &[
+        value("listen-address"),
+        value("address"),
+        value("bogus-nxdomain"),
+        value("cache-size"),
+        value("conf-file"),
+        value("conf-dir"),
+        value("conf-script"),
+        value("dhcp-script"),
+        value("dhcp-luascript"),
+        value("dhcp-range"),
+        value("dhcp-host"),
+        value("dhcp-option"),
+        value("dhcp-boot"),
+        value("dhcp-leasefile"),
+        value("group"),
+        value("addn-hosts"),
+        value("interface"),
+        value("except-interface"),
+        value("port"),
+        value("pid-file"),
+        value("resolv-file"),
+        value("domain"),
+        value("server"),
+        value("user"),
+        value("log-facility"),
+        flag("no-daemon"),
+        flag("keep-in-foreground"),
+        flag("no-resolv"),
+        flag("no-hosts"),
+        flag("log-queries"),
+        flag("test"),
+        flag("help"),
+        flag("version"),
+    ],
+    ..Grammar::GNU
+};
+
+/// `fzf` (its own parser: names exact).
+pub static FZF: Grammar = Grammar {
+    short_values: "qdnf",
+    short_optional: "m",
+    longs: &[
+        value("bind"),
+        value("preview"),
+        value("preview-window"),
+        value("preview-label"),
+        value("query"),
+        value("delimiter"),
+        value("nth"),
+        value("with-nth"),
+        value("accept-nth"),
+        value("header"),
+        value("header-lines"),
+        value("header-label"),
+        value("footer"),
+        value("prompt"),
+        value("height"),
+        value("min-height"),
+        value("layout"),
+        value("color"),
+        value("filter"),
+        value("expect"),
+        value("tiebreak"),
+        value("border-label"),
+        value("input-label"),
+        value("list-label"),
+        value("margin"),
+        value("padding"),
+        value("history"),
+        value("history-size"),
+        value("pointer"),
+        value("marker"),
+        value("info"),
+        value("separator"),
+        value("scrollbar"),
+        value("tabstop"),
+        value("jump-labels"),
+        value("scheme"),
+        value("walker"),
+        value("walker-root"),
+        value("walker-skip"),
+        value("listen"),
+        value("ellipsis"),
+        value("with-shell"),
+        value("style"),
+        value("ghost"),
+        optional("multi"),
+        optional("border"),
+        optional("tmux"),
+        flag("ansi"),
+        flag("exact"),
+        flag("reverse"),
+        flag("cycle"),
+        flag("select-1"),
+        flag("exit-0"),
+        flag("print-query"),
+        flag("read0"),
+        flag("print0"),
+        flag("sync"),
+        flag("help"),
+        flag("version"),
+    ],
+    abbreviate: false,
+    ..Grammar::GNU
+};
+
+/// `hg` (Mercurial's fancyopts: unique prefixes resolve; global options anywhere).
+pub static HG: Grammar = Grammar {
+    short_values: "R",
+    longs: &[
+        value("config"),
+        value("repository"),
+        value("cwd"),
+        value("encoding"),
+        value("encodingmode"),
+        value("color"),
+        value("pager"),
+        flag("noninteractive"),
+        flag("quiet"),
+        flag("verbose"),
+        flag("debug"),
+        flag("debugger"),
+        flag("traceback"),
+        flag("time"),
+        flag("profile"),
+        flag("hidden"),
+        flag("help"),
+        flag("version"),
+    ],
+    ..Grammar::GNU
+};
+
+/// TeX engines (web2c: getopt_long_only, so one dash and unique prefixes).
+pub static TEX: Grammar = Grammar {
+    longs: &[
+        flag("shell-escape"),
+        flag("no-shell-escape"),
+        flag("shell-restricted"),
+        flag("enable-write18"),
+        flag("disable-write18"),
+        flag("enable-8bit-chars"),
+        flag("enable-enctex"),
+        flag("enable-mltex"),
+        flag("enable-pipes"),
+        flag("disable-pipes"),
+        flag("etex"),
+        flag("halt-on-error"),
+        flag("file-line-error"),
+        flag("no-file-line-error"),
+        flag("draftmode"),
+        flag("recorder"),
+        flag("ini"),
+        flag("help"),
+        flag("version"),
+        value("output-directory"),
+        value("aux-directory"),
+        value("jobname"),
+        value("interaction"),
+        value("output-format"),
+        value("fmt"),
+        value("progname"),
+        value("kpathsea-debug"),
+        value("translate-file"),
+        value("synctex"),
+        value("cnf-line"),
+        value("include-directory"),
+    ],
+    single_dash_long: true,
+    ..Grammar::GNU
+};
+
+/// `zip` (Info-ZIP: multi-letter one-dash options such as `-TT`; `--unzip-command`).
+pub static ZIP: Grammar = Grammar {
+    longs: &[
+        value("TT"),
+        value("unzip-command"),
+        value("b"),
+        value("temp-path"),
+        value("n"),
+        value("suffixes"),
+        value("t"),
+        value("tt"),
+        value("P"),
+        value("password"),
+        value("Z"),
+        value("compression-method"),
+        value("O"),
+        value("output-file"),
+        value("lf"),
+        value("logfile-path"),
+        value("s"),
+        value("split-size"),
+        value("ds"),
+    ],
+    abbreviate: false,
+    single_dash_long: true,
+    ..Grammar::GNU
+};
+
+/// GNU `tar` (argp: unique prefixes resolve).
+pub static TAR: Grammar = Grammar {
+    short_values: "bCfFgHIKLNTVX",
+    longs: &[
+        value("to-command"),
+        value("use-compress-program"),
+        value("checkpoint-action"),
+        optional("checkpoint"),
+        value("info-script"),
+        value("new-volume-script"),
+        value("rsh-command"),
+        value("rmt-command"),
+        value("file"),
+        value("directory"),
+        value("exclude"),
+        value("exclude-from"),
+        value("files-from"),
+        value("transform"),
+        value("xform"),
+        value("strip-components"),
+        value("owner"),
+        value("group"),
+        value("mode"),
+        value("mtime"),
+        value("newer"),
+        value("newer-mtime"),
+        value("after-date"),
+        value("format"),
+        value("label"),
+        value("listed-incremental"),
+        value("blocking-factor"),
+        value("record-size"),
+        value("tape-length"),
+        value("suffix"),
+        value("index-file"),
+        value("volno-file"),
+        value("starting-file"),
+        value("warning"),
+        optional("backup"),
+        optional("occurrence"),
+        flag("create"),
+        flag("extract"),
+        flag("list"),
+        flag("append"),
+        flag("update"),
+        flag("diff"),
+        flag("delete"),
+        flag("concatenate"),
+        flag("gzip"),
+        flag("bzip2"),
+        flag("xz"),
+        flag("zstd"),
+        flag("lzma"),
+        flag("lzip"),
+        flag("lzop"),
+        flag("auto-compress"),
+        flag("verbose"),
+        flag("totals"),
+        flag("touch"),
+        flag("usage"),
+        flag("recursion"),
+        flag("recursive-unlink"),
+        flag("remove-files"),
+        flag("restrict"),
+        flag("read-full-records"),
+        flag("check-device"),
+        flag("check-links"),
+        flag("keep-old-files"),
+        flag("overwrite"),
+        flag("help"),
+        flag("version"),
+    ],
+    ..Grammar::GNU
+};
+
+/// `ssh` (OpenSSH getopt; options may follow the destination).
+pub static SSH: Grammar = Grammar {
+    short_values: "BbcDEeFIiJLlmOoPpQRSWw",
+    abbreviate: false,
+    ..Grammar::GNU
+};
+
+/// `sftp` (OpenSSH getopt; `-D` and `-S` name programs it runs).
+pub static SFTP: Grammar = Grammar {
+    short_values: "BbcDFiJloPRSs",
+    abbreviate: false,
+    ..Grammar::GNU
+};
+
+/// `apt`, `apt-get` (apt's CommandLine: names exact).
+pub static APT: Grammar = Grammar {
+    short_values: "oct",
+    longs: &[
+        value("option"),
+        value("config-file"),
+        value("target-release"),
+        value("default-release"),
+        flag("yes"),
+        flag("assume-yes"),
+        flag("assume-no"),
+        flag("quiet"),
+        flag("simulate"),
+        flag("dry-run"),
+        flag("no-install-recommends"),
+        flag("install-suggests"),
+        flag("fix-broken"),
+        flag("purge"),
+        flag("reinstall"),
+        flag("download-only"),
+        flag("help"),
+        flag("version"),
+    ],
+    abbreviate: false,
+    ..Grammar::GNU
+};
+
+/// `vim` and its kin (`-c CMD`, `--cmd CMD`; `+CMD` words are operands).
+pub static VIM: Grammar = Grammar {
+    short_values: "cSuUiwWsTtq",
+    short_optional: "oOp",
+    longs: &[
+        value("cmd"),
+        value("servername"),
+        value("startuptime"),
+        value("log"),
+        flag("noplugin"),
+        flag("clean"),
+        flag("not-a-term"),
+        flag("ttyfail"),
+        flag("nofork"),
+        flag("literal"),
+        flag("help"),
+        flag("version"),
+    ],
+    abbreviate: false,
+    ..Grammar::GNU
+};
+
+/// `less` (options that take a value; `+CMD` words are operands).
+pub static LESS: Grammar = Grammar {
+    short_values: "bhjkoOpPtTxyzD#",
+    longs: &[
+        value("buffers"),
+        value("max-back-scroll"),
+        value("jump-target"),
+        value("lesskey-file"),
+        value("log-file"),
+        value("LOG-FILE"),
+        value("prompt"),
+        value("tag"),
+        value("tag-file"),
+        value("tabs"),
+        value("window"),
+        value("max-forw-scroll"),
+        value("shift"),
+        value("color"),
+    ],
+    abbreviate: false,
+    ..Grammar::GNU
+};
+
+/// `tcpdump` (getopt_long).
+pub static TCPDUMP: Grammar = Grammar {
+    short_values: "BcCEFGijmMrsTVwWyzZQ",
+    longs: &[
+        value("buffer-size"),
+        value("count"),
+        value("interface"),
+        value("time-stamp-type"),
+        value("time-stamp-precision"),
+        value("snapshot-length"),
+        value("direction"),
+        value("relinquish-privileges"),
+        value("print-sampling"),
+        value("micro"),
+        flag("list-interfaces"),
+        flag("list-time-stamp-types"),
+        flag("no-promiscuous-mode"),
+        flag("immediate-mode"),
+        flag("number"),
+        flag("print"),
+        flag("version"),
+        flag("help"),
+    ],
+    ..Grammar::GNU
+};
+
+/// `awk` and its variants (POSIX: the program is the first operand unless `-f` names a file).
+pub static AWK: Grammar = Grammar {
+    short_values: "fvFEil",
+    longs: &[
+        value("file"),
+        value("assign"),
+        value("field-separator"),
+        value("exec"),
+        value("include"),
+        value("load"),
+        value("source"),
+        optional("dump-variables"),
+        optional("debug"),
+        optional("profile"),
+        optional("pretty-print"),
+        optional("lint"),
+        flag("posix"),
+        flag("traditional"),
+        flag("sandbox"),
+        flag("characters-as-bytes"),
+        flag("help"),
+        flag("version"),
+    ],
+    stop_at_operand: true,
+    ..Grammar::GNU
+};
+
 // --- processes ---------------------------------------------------------------------------
 
 /// `service NAME VERB [args]`, `service NAME --full-restart`, `service --status-all` (a
@@ -1761,15 +2571,20 @@ pub static HERMES: Grammar = Grammar {
 
 // --- wrappers (options end at the command they run) ---------------------------------------
 
+/// `sudo` (getopt_long `+Aa:BbC:c:D:Eeg:Hh::iKklNnPp:R:r:SsT:t:U:u:Vv`: unique prefixes
+/// of long options resolve, `-h` takes only an attached host, options end at the command).
 pub static SUDO: Grammar = Grammar {
-    short_values: "ugpCDhrtTUR",
+    short_values: "aCcDgpRrTtUu",
+    short_optional: "h",
     longs: &[
+        value("auth-type"),
         value("user"),
         value("group"),
         value("prompt"),
         value("close-from"),
         value("chdir"),
         value("host"),
+        value("login-class"),
         value("role"),
         value("type"),
         value("command-timeout"),
@@ -1786,6 +2601,7 @@ pub static SUDO: Grammar = Grammar {
         flag("remove-timestamp"),
         flag("reset-timestamp"),
         flag("list"),
+        flag("no-update"),
         flag("non-interactive"),
         flag("preserve-groups"),
         flag("shell"),
@@ -1797,8 +2613,9 @@ pub static SUDO: Grammar = Grammar {
     ..Grammar::GNU
 };
 
+/// `doas` (OpenBSD getopt `+a:C:Lnsu:`).
 pub static DOAS: Grammar = Grammar {
-    short_values: "uC",
+    short_values: "aCu",
     ..POSIX
 };
 
@@ -1816,8 +2633,9 @@ pub static PKEXEC: Grammar = Grammar {
 
 /// `env`: `NAME=VALUE` words and the command are operands; `-S` is read by the wrapper code.
 pub static ENV: Grammar = Grammar {
-    short_values: "uCS",
+    short_values: "uCSaP",
     longs: &[
+        value("argv0"),
         flag("ignore-environment"),
         value("unset"),
         value("chdir"),
@@ -1888,10 +2706,96 @@ pub static STDBUF: Grammar = Grammar {
     ..Grammar::GNU
 };
 
-/// `nohup`, `setsid`, `unbuffer`, `builtin`, `caffeinate`, `catchsegv`.
+/// `nohup`, `unbuffer`, `builtin`, `catchsegv`: no options of their own.
 pub static NOHUP: Grammar = Grammar {
+    longs: &[flag("help"), flag("version")],
+    ..POSIX
+};
+
+/// `setsid` (util-linux `+cfhVw`).
+pub static SETSID: Grammar = Grammar {
+    longs: &[
+        flag("ctty"),
+        flag("fork"),
+        flag("wait"),
+        flag("help"),
+        flag("version"),
+    ],
+    stop_at_operand: true,
+    ..Grammar::GNU
+};
+
+/// `caffeinate` (macOS: `-t SECONDS`, `-w PID`).
+pub static CAFFEINATE: Grammar = Grammar {
     short_values: "tw",
     ..POSIX
+};
+
+/// `chrt` (util-linux: `chrt [options] priority command`, `-T`/`-P`/`-D` take nanoseconds).
+pub static CHRT: Grammar = Grammar {
+    short_values: "TPD",
+    longs: &[
+        flag("all-tasks"),
+        flag("batch"),
+        flag("deadline"),
+        flag("fifo"),
+        flag("idle"),
+        flag("other"),
+        flag("rr"),
+        flag("ext"),
+        flag("reset-on-fork"),
+        flag("max"),
+        flag("pid"),
+        flag("verbose"),
+        value("sched-runtime"),
+        value("sched-period"),
+        value("sched-deadline"),
+        flag("help"),
+        flag("version"),
+    ],
+    stop_at_operand: true,
+    ..Grammar::GNU
+};
+
+/// `taskset` (util-linux `+acphV`: the mask or list, then the command).
+pub static TASKSET: Grammar = Grammar {
+    longs: &[
+        flag("all-tasks"),
+        flag("cpu-list"),
+        flag("pid"),
+        flag("help"),
+        flag("version"),
+    ],
+    stop_at_operand: true,
+    ..Grammar::GNU
+};
+
+/// `cabal exec`, `stack exec`, `poetry run`, ...: the subcommand's options, then the
+/// command (`--` ends the options).
+pub static RUNNER: Grammar = Grammar {
+    short_values: "ne",
+    longs: &[
+        value("name"),
+        value("prefix"),
+        value("env-file"),
+        value("directory"),
+        value("project"),
+        value("python"),
+        value("with"),
+        value("package"),
+        value("cwd"),
+        value("stack-yaml"),
+        value("resolver"),
+        value("project-dir"),
+        value("builddir"),
+        value("package-env"),
+        flag("help"),
+        flag("quiet"),
+        flag("verbose"),
+    ],
+    abbreviate: false,
+    stop_at_operand: true,
+    ..Grammar::GNU
 };
 
 pub static TIME: Grammar = Grammar {
@@ -2307,6 +3211,48 @@ pub static PROGRAMS: &[(&[&str], &Grammar)] = &[
     (&["scp"], &SCP),
     (&["sftp"], &SFTP),
     (&["ssh-keygen"], &SSH_KEYGEN),
+    (&["rg"], &RG),
+    (&["man"], &MAN),
+    (&["ag"], &AG),
+    (&["sort"], &SORT),
+    (&["gcc", "g++", "cc", "c++", "gfortran"], &GCC),
+    (&["aria2c"], &ARIA2C),
+    (&["borg", "borgbackup"], &BORG),
+    (&["busctl"], &BUSCTL),
+    (&["certbot", "letsencrypt"], &CERTBOT),
+    (&["dhclient"], &DHCLIENT),
+    (&["dnsmasq"], &DNSMASQ),
+    (&["fzf"], &FZF),
+    (&["hg"], &HG),
+    (
+        &[
+            "tex",
+            "latex",
+            "pdflatex",
+            "xelatex",
+            "lualatex",
+            "luatex",
+            "pdftex",
+            "xetex",
+            "etex",
+            "luahbtex",
+            "lualatex-dev",
+            "pdflatex-dev",
+        ],
+        &TEX,
+    ),
+    (&["zip"], &ZIP),
+    (&["tar", "gtar", "bsdtar"], &TAR),
+    (&["ssh"], &SSH),
+    (&["sftp"], &SFTP),
+    (&["apt", "apt-get"], &APT),
+    (
+        &["vim", "vi", "nvim", "view", "ex", "vimdiff", "gvim", "rvim"],
+        &VIM,
+    ),
+    (&["less"], &LESS),
+    (&["tcpdump"], &TCPDUMP),
+    (&["awk", "gawk", "mawk", "nawk", "busybox-awk"], &AWK),
     (&["systemctl"], &SYSTEMCTL),
     (&["service"], &SERVICE),
     (&["rc-service"], &RC_SERVICE),
@@ -2391,17 +3337,9 @@ pub static PROGRAMS: &[(&[&str], &Grammar)] = &[
     (&["ionice"], &IONICE),
     (&["timeout"], &TIMEOUT),
     (&["stdbuf"], &STDBUF),
-    (
-        &[
-            "nohup",
-            "unbuffer",
-            "builtin",
-            "caffeinate",
-            "setsid",
-            "catchsegv",
-        ],
-        &NOHUP,
-    ),
+    (&["nohup", "unbuffer", "builtin", "catchsegv"], &NOHUP),
+    (&["setsid"], &SETSID),
+    (&["caffeinate"], &CAFFEINATE),
     (&["time"], &TIME),
     (&["command"], &POSIX),
     (&["exec"], &EXEC),
@@ -2420,7 +3358,9 @@ pub static PROGRAMS: &[(&[&str], &Grammar)] = &[
     (&["nsenter"], &NSENTER),
     (&["unshare"], &UNSHARE),
     (&["setpriv"], &SETPRIV),
-    (&["taskset", "chrt", "faketime", "firejail"], &POSIX),
+    (&["taskset"], &TASKSET),
+    (&["chrt"], &CHRT),
+    (&["faketime", "firejail"], &POSIX),
     (&["numactl"], &NUMACTL),
     (&["prlimit"], &PRLIMIT),
     (&["fakeroot"], &FAKEROOT),

@@ -5,7 +5,7 @@ use crate::model::Command;
 use crate::rules::util::route;
 use crate::rules::{Cx, Finding, Rule};
 
-use super::signals::{is_kill_signal, selector};
+use super::signals::{is_kill_signal, only_informs, selector};
 
 declare_rule! {
     /// ## What it does
@@ -42,13 +42,7 @@ declare_rule! {
 impl Rule for ForceKill {
     fn check_command(&self, _cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
         let prog = cmd.name.as_deref().unwrap_or("pkill");
-        let texts = cmd.arg_texts();
-        if texts.iter().any(|t| {
-            matches!(
-                t.as_str(),
-                "--help" | "-h" | "-V" | "--version" | "-l" | "--list"
-            )
-        }) {
+        if only_informs(cmd) {
             return;
         }
         let s = selector(cmd);

@@ -3,6 +3,16 @@
 
 use crate::model::{Command, Word};
 
+/// `pkill`/`killall` asked only to print (help, version, the signal list): nothing is killed.
+pub fn only_informs(cmd: &Command) -> bool {
+    cmd.arg_texts().iter().any(|t| {
+        matches!(
+            t.as_str(),
+            "--help" | "-h" | "-V" | "--version" | "-l" | "--list"
+        )
+    })
+}
+
 /// Is this signal name or number SIGKILL?
 pub fn is_kill_signal(sig: &str) -> bool {
     let s = sig.trim_start_matches('-');
@@ -68,9 +78,8 @@ pub fn selector(cmd: &Command) -> Selector<'_> {
                     "s" | "session" => 's',
                     _ => return None,
                 };
+                // The decoded value (`\0` is `0`), or the spelling of a run-time one (`$PPID`).
                 let v = crate::model::opts::value_word(args, x)?;
-                // The decoded text when it is known (`$'\x30'` is `0`), else as written
-                // (`$PPID`, `$$`).
                 Some((c, v.lit().unwrap_or_else(|| v.raw.clone())))
             })
             .collect()

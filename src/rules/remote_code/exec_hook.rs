@@ -1,169 +1,103 @@
-//! SG4005: a shell or program spawned through another program's exec hook, where the code
-//! run there is not visible (`find -exec /bin/sh`, `awk 'BEGIN{system(..)}'`, `git -c
-//! core.pager=..`, `tar --checkpoint-action=exec=..`, `ssh -o ProxyCommand=..`, ...).
+//! SG4005: code another program runs through its exec hook that is not visible: a hook
+//! option whose value is exec'd as a program (`rg --pre`, `sort --compress-program`), an
+//! option that lets a program run code from elsewhere (`pdflatex --shell-escape`,
+//! `sudo -A`), a shell or interpreter another program starts with no program at all (`env
+//! /bin/sh`, `find . -exec /bin/sh \;`, `git -c core.pager=sh log`), and awk programs
+//! that pipe to commands. The hooks are rows of the exec-hook table in
+//! `src/model/hooks.rs`; hooks that run their value through a shell are lowered as nested
+//! code there and judged on what that code does.
 
 use crate::declare_rule;
-use crate::model::{Command, OriginKind, is_shell};
+use crate::model::hooks::{self, Runs};
+use crate::model::{Command, OriginKind, RedirectOp, is_shell};
 use crate::rules::util::route;
 use crate::rules::{Cx, Finding, Rule};
 
 declare_rule! {
     /// ## What it does
-    /// Flags options and program texts that make a program run another program or shell
-    /// code: a shell started by `find -exec`/`xargs` with no visible code (`find . -exec
-    /// /bin/sh \;`), `awk` programs calling `system()` or piping to a command,
-    /// `sort --compress-program`, `rg --pre`, `ag --pager`, `man -P`, `tar
-    /// --checkpoint-action=exec=`/`--to-command`/`-I`/`--use-compress-program`/`-F`,
-    /// `git -c core.pager=`/`core.sshCommand=`/`alias.x='!..'` and `--upload-pack`,
-    /// `apt -o ...::Pre-Invoke::=`/`Post-Invoke`, `vim -c ':!..'`/`+'!..'`, `less` with
-    /// `LESSOPEN` or a `+!cmd`, `ssh -o ProxyCommand=`/`LocalCommand=`, `rsync -e` with a
-    /// non-ssh program, `zip -TT`, `tcpdump -z`. (gdb's `-ex` commands are inline code in the interpreter
-    /// table, judged by SG6101 and by what their shell commands do.) Common compressors
-    /// (`tar -I zstd`) and pagers (`git -c core.pager=cat`) are not flagged. Where the
-    /// nested code is visible (`find . -exec sh -c 'mv "$1" "$1.bak"' _ {} \;`) it is
-    /// analysed like other code instead.
+    /// Reads every command against the exec-hook table (`HOOK_OPTIONS` and `ENV_HOOKS` in
+    /// `src/model/hooks.rs`), one row per option or environment variable whose value the
+    /// program runs, each read with the program's own option grammar (values consume
+    /// their word, `--` ends options, getopt_long prefixes where the program accepts them).
+    /// A row says whether the value runs **through a shell** (`man -P`, `ag --pager`,
+    /// `git -c core.pager=`/`core.sshCommand=`/`core.editor=`/`diff.external=`/`alias.x=!..`,
+    /// `tar --to-command`/`-I`/`--checkpoint-action=exec=`, `ssh -o ProxyCommand=`,
+    /// `certbot --pre-hook`, `fzf --bind '..:execute(..)'`, `hg --config alias.x=!..`,
+    /// `zip -TT`, `apt -o ..::Pre-Invoke::=`, `vim -c ':!..'`, `PAGER=`/`EDITOR=`/`LESSOPEN=`
+    /// before a program that reads them): that text is lowered as nested shell code and
+    /// the command is judged on what it does. This rule flags the rest: values **exec'd as
+    /// a program** whose code is not visible (`rg --pre`, `rg --hostname-bin`, `sort
+    /// --compress-program`, `gcc -wrapper`, `aria2c --on-download-complete`, `borg --rsh`,
+    /// `busctl --address=unixexec:`, `dhclient -sf`, `dnsmasq --conf-script`, `rsync -e`,
+    /// `scp -S`, `tcpdump -z`, `git --upload-pack`, `GIT_SSH=`, `LD_PRELOAD=`), options
+    /// that **enable** code from elsewhere (`pdflatex --shell-escape`, `sudo -A`,
+    /// `git -c core.hooksPath=`), shell hooks whose code is known only at run time, a
+    /// **shell or interpreter started with no program** by a wrapper or another program
+    /// (`env /bin/sh`, `flock /tmp/l sh`, `cabal exec -- bash`, `script -qc bash /dev/null`,
+    /// `sudo -i`, `find . -exec /bin/sh \;`, `git -c core.pager=sh log`: it reads its code
+    /// from a terminal or from another program's output), and awk programs that pipe to
+    /// commands. Known programs in a hook (`tar -I zstd`, `sort --compress-program=gzip`,
+    /// `rsync -e 'ssh -p 22'`) are not flagged.
     ///
     /// ## Why is this bad?
-    /// The command looks like a search, an archive or a pager, but it runs arbitrary code
-    /// that shellgate cannot judge.
+    /// The command looks like a search, an archive or a pager, but it runs code that
+    /// shellgate cannot judge.
     ///
     /// ## Example
     /// ```sh
+    /// rg --pre ./x foo                                              # approve
     /// tar -cf a.tar --checkpoint=1 --checkpoint-action=exec=sh x  # approve
     /// tar -I zstd -xf a.tar.zst                                     # allow
+    /// rg -e TODO -- --pre src/                                      # allow
     /// ```
     ///
     /// ## Known limitations
-    /// Hooks configured in files (`.gitconfig`, `~/.lessfilter`, `.vimrc`) are not read.
+    /// Hooks configured in files (`.gitconfig`, `~/.lessfilter`, `.vimrc`, `ssh_config`)
+    /// and hook variables exported earlier instead of given as a prefix assignment are not
+    /// read. Adding a hook is one row in `HOOK_OPTIONS` or `ENV_HOOKS` (and an option in
+    /// the program's grammar in `src/model/opts/grammars.rs`).
     pub struct ExecHook;
     code: "SG4005",
     name: "exec-hook-hidden-code",
     severity: Approve,
     category: RemoteCode,
-    hermes: ["arbitrary program execution via sort --compress-program", "arbitrary program execution via rg --pre", "arbitrary program execution via ag --pager", "arbitrary program execution via man -P"],
-    programs: ["sh", "bash", "zsh", "dash", "ksh", "ash", "fish", "awk", "gawk", "mawk", "nawk", "sort", "rg", "ag", "man", "tar", "bsdtar", "gtar", "git", "apt", "apt-get", "vim", "vi", "nvim", "view", "ex", "vimdiff", "gvim", "less", "more", "ssh", "scp", "sftp", "rsync", "zip", "tcpdump"],
+    hermes: ["arbitrary program execution via sort --compress-program", "arbitrary program execution via rg --pre", "arbitrary program execution via ag --pager", "arbitrary program execution via man -P", "sudo with privilege flag (stdin/askpass/shell/list)"],
+    programs: [],
     summary: "A program runs hidden code through its exec hook",
-    pass: ["find . -exec sh -c 'echo \"$1\"' _ {} \\;", "awk '{print $1}' f", "tar -I zstd -xf a.tar.zst", "git -c core.pager=cat log", "sort -u f", "rg --pre-glob '*.x' foo", "ssh -o StrictHostKeyChecking=no host ls", "rsync -av -e 'ssh -p 2222' src host:dst", "vim -c 'set nu' f", "man ls"],
+    pass: ["find . -exec sh -c 'echo \"$1\"' _ {} \\;", "awk '{print $1}' f", "tar -I zstd -xf a.tar.zst", "git -c core.pager=cat log", "sort -u f", "rg --pre-glob '*.x' foo", "rg -e TODO -- --pre src/", "sort -T --compress-program data.csv", "man -k pager", "man -P 'less -R' ls", "ssh -o StrictHostKeyChecking=no host ls", "rsync -av -e 'ssh -p 2222' src host:dst", "vim -c 'set nu' f", "man ls", "env FOO=1 sh script.sh", "flock /tmp/l sh -c 'echo hi'", "PAGER=./x echo hi"],
     fail: [
         "find . -exec /bin/sh \\;",
         "awk 'BEGIN{system(\"id\")}'",
         "awk '{print | \"sh\"}' f",
         "sort --compress-program=./x f",
         "rg --pre ./x foo",
-        "ag --pager ./x foo",
-        "man -P ./x ls",
+        "rg --hostname-bin ./x foo",
+        "gcc -wrapper ./x,a a.c",
+        "aria2c --on-download-complete ./x http://127.0.0.1/",
+        "borg --rsh ./x list host:repo",
+        "busctl --address=unixexec:path=/bin/sh list",
+        "dhclient -sf ./x eth0",
+        "dnsmasq --conf-script=./x",
+        "pdflatex --shell-escape doc.tex",
         "tar -cf a.tar --checkpoint=1 --checkpoint-action=exec=sh x",
-        "tar -xf a.tar --to-command=./x",
-        "git -c core.pager='sh -c id' log",
-        "git -c alias.x='!sh' x",
-        "apt-get -o APT::Update::Pre-Invoke::=./x update",
-        "vim -c ':!sh'",
-        "vim +'!id'",
-        "ssh -o ProxyCommand='sh -c id' host",
+        "git -c core.pager=sh log",
+        "git -c core.hooksPath=./h commit",
+        "git ls-remote --upload-pack=./x origin",
+        "man -P sh ls",
+        "man -P \"$VIEWER\" ls",
+        "ag --pager \"$VIEWER\" foo",
         "rsync -e ./x src host:dst",
-        "zip a.zip f -T -TT ./x",
-        "LESSOPEN='|./x %s' less f",
+        "scp -S ./x a host:b",
+        "tcpdump -w f -z ./x",
+        "vim -c 'py3 import os'",
+        "sudo -A id",
+        "GIT_SSH=./x git fetch",
+        "LD_PRELOAD=./x.so ls",
+        "env /bin/sh",
+        "flock /tmp/l sh",
+        "script -qc bash /dev/null",
+        "env python3",
     ],
-}
-
-const PAGERS: &[&str] = &[
-    "cat",
-    "less",
-    "more",
-    "most",
-    "true",
-    "false",
-    ":",
-    "delta",
-    "bat",
-    "diff-so-fancy",
-    "vim",
-    "vi",
-    "nvim",
-    "nano",
-    "emacs",
-    "code",
-    "tee",
-];
-const COMPRESSORS: &[&str] = &[
-    "gzip", "gunzip", "pigz", "zstd", "unzstd", "pzstd", "xz", "unxz", "pixz", "bzip2", "bunzip2",
-    "pbzip2", "lbzip2", "lz4", "lzip", "plzip", "lzma", "lzop", "brotli", "compress",
-];
-
-fn first_word(s: &str) -> &str {
-    let w = s.split_whitespace().next().unwrap_or("");
-    w.rsplit('/').next().unwrap_or(w)
-}
-
-/// Value of a long option written `--name=v` or `--name v`, matching unambiguous prefixes
-/// of at least `min` characters (`--compress-prog`).
-fn long_value(args: &[String], full: &str, min: usize) -> Option<String> {
-    for (i, a) in args.iter().enumerate() {
-        let Some(body) = a.strip_prefix("--") else {
-            continue;
-        };
-        let (name, inline) = match body.split_once('=') {
-            Some((n, v)) => (n, Some(v)),
-            None => (body, None),
-        };
-        if name.len() >= min && full.starts_with(name) {
-            return match inline {
-                Some(v) => Some(v.to_string()),
-                None => args.get(i + 1).cloned(),
-            };
-        }
-    }
-    None
-}
-
-/// Value of a short option `-P v` or `-Pv` (not inside other clusters).
-fn short_value(args: &[String], c: char) -> Option<String> {
-    for (i, a) in args.iter().enumerate() {
-        if a == "--" {
-            return None;
-        }
-        let Some(body) = a.strip_prefix('-') else {
-            continue;
-        };
-        if body.starts_with('-') {
-            continue;
-        }
-        let Some(pos) = body.find(c) else { continue };
-        // Only when every char before it is a plain flag letter.
-        let rest = &body[pos + c.len_utf8()..];
-        if pos == 0 || body[..pos].chars().all(|x| x.is_ascii_alphabetic()) {
-            return if rest.is_empty() {
-                args.get(i + 1).cloned()
-            } else {
-                Some(rest.trim_start_matches('=').to_string())
-            };
-        }
-    }
-    None
-}
-
-fn awk_program(cmd: &Command) -> Option<String> {
-    let args = cmd.arg_texts();
-    let mut i = 0;
-    while i < args.len() {
-        let a = &args[i];
-        if a == "--" {
-            return args.get(i + 1).cloned();
-        }
-        if a == "-f" || a.starts_with("--file") {
-            return None;
-        }
-        if matches!(a.as_str(), "-F" | "-v" | "--assign" | "--field-separator") {
-            i += 2;
-            continue;
-        }
-        if a.starts_with('-') && a.len() > 1 {
-            i += 1;
-            continue;
-        }
-        return Some(a.clone());
-    }
-    None
 }
 
 /// Does the awk program run commands: `system(..)`, `print | "cmd"`, `"cmd" | getline`,
@@ -214,359 +148,159 @@ fn awk_runs(p: &str) -> bool {
         || code.contains("|getline")
 }
 
-fn vim_runs(c: &str) -> bool {
-    let t = c.trim_start_matches([':', ' ']).trim();
-    let lower = t.to_ascii_lowercase();
-    t.starts_with('!')
-        || lower.contains("system(")
-        || lower.starts_with("term")
-        || lower.starts_with("py")
-        || lower.starts_with("lua")
-        || lower.starts_with("perl")
-        || lower.starts_with("ruby")
-        || [
-            "r!", "r !", "read!", "read !", "w!", "w !", "write !", "write!",
-        ]
-        .iter()
-        .any(|p| lower.starts_with(p) && lower.len() > p.len())
-        || lower.contains("|!")
-        || lower.contains("| !")
-}
-
-fn git_hook(key: &str, value: &str) -> bool {
-    let k = key.to_ascii_lowercase();
-    let pager_like = matches!(k.as_str(), "core.pager" | "core.editor" | "sequence.editor")
-        || k.starts_with("pager.");
-    if pager_like {
-        return !PAGERS.contains(&first_word(value)) || value.contains(['|', ';', '&', '$', '`']);
-    }
-    if k == "core.sshcommand" {
-        let l = value.to_ascii_lowercase();
-        return first_word(value) != "ssh"
-            || value.contains(['|', ';', '&', '$', '`'])
-            || l.contains("proxycommand")
-            || l.contains("localcommand");
-    }
-    matches!(
-        k.as_str(),
-        "core.fsmonitor"
-            | "core.hookspath"
-            | "core.gitproxy"
-            | "core.askpass"
-            | "diff.external"
-            | "gpg.program"
-            | "gpg.ssh.program"
-            | "gpg.x509.program"
-            | "credential.helper"
-            | "uploadpack.packobjectshook"
-            | "protocol.ext.allow"
-            | "ssh.variant"
-    ) || (k.starts_with("alias.") && value.starts_with('!'))
-        || (k.starts_with("filter.")
-            && (k.ends_with(".clean") || k.ends_with(".smudge") || k.ends_with(".process")))
-        || (k.starts_with("diff.") && (k.ends_with(".textconv") || k.ends_with(".command")))
-        || (k.starts_with("merge.") && k.ends_with(".driver"))
-}
-
-fn ssh_option_hook(opt: &str) -> bool {
-    let (k, v) = match opt.split_once(['=', ' ']) {
-        Some((k, v)) => (k.trim(), v.trim()),
-        None => (opt, ""),
-    };
-    let k = k.to_ascii_lowercase();
-    // A plain jump or proxy client (`ProxyCommand ssh -W %h:%p bastion`) runs no hidden code.
-    let plain_proxy = k == "proxycommand"
-        && matches!(
-            first_word(v),
-            "ssh" | "nc" | "ncat" | "connect" | "connect-proxy" | "corkscrew" | "cloudflared"
-        )
-        && !v.contains(['|', ';', '&', '$', '`', '(', ')']);
-    if plain_proxy {
-        return false;
-    }
-    matches!(
-        k.as_str(),
-        "proxycommand" | "localcommand" | "knownhostscommand" | "match"
-    ) && !v.eq_ignore_ascii_case("none")
-        && (k != "match" || v.to_ascii_lowercase().contains("exec"))
-}
-
 /// What hidden code the command runs, with the Hermes key when there is one.
 fn hook(cmd: &Command) -> Option<(String, Option<&'static str>)> {
-    let name = cmd.name.as_deref()?;
-    let args = cmd.arg_texts();
-    match name {
-        n if is_shell(n) => {
-            let via = cmd.origin.steps.last().map(|s| s.kind);
-            if !matches!(via, Some(OriginKind::FindExec | OriginKind::Xargs)) {
-                return None;
-            }
-            // Literal `-c` code is lowered and judged on its own.
-            let has_c = args
-                .iter()
-                .take_while(|a| a.starts_with('-'))
-                .any(|a| !a.starts_with("--") && a.contains('c'));
-            if has_c {
-                return None;
-            }
-            // A literal script file (`xargs bash script.sh`) is like running `bash script.sh`.
-            let script = cmd.args().iter().find(|w| {
-                !w.lit()
-                    .is_some_and(|t| t.starts_with('-') || t.starts_with('+'))
-            });
-            if script.is_some_and(|w| w.is_literal()) {
-                return None;
-            }
-            let detail = cmd
-                .origin
-                .steps
-                .last()
-                .map(|s| s.detail.clone())
-                .unwrap_or_default();
-            Some((
-                format!("{detail} starts the shell `{n}` on code that is not visible"),
-                None,
-            ))
-        }
-        "awk" | "gawk" | "mawk" | "nawk" => {
-            let p = awk_program(cmd)?;
-            awk_runs(&p).then(|| {
-                (
-                    format!("the {name} program runs commands (`system()` or a pipe to a command)"),
-                    None,
-                )
-            })
-        }
-        "sort" => {
-            let v = long_value(&args, "compress-program", 2)?;
-            (!COMPRESSORS.contains(&first_word(&v))).then(|| {
-                (
-                    format!("sort --compress-program runs `{v}`"),
-                    Some("arbitrary program execution via sort --compress-program"),
-                )
-            })
-        }
-        "rg" => {
-            let v = args.iter().enumerate().find_map(|(i, a)| {
-                if a == "--pre" {
-                    args.get(i + 1).cloned()
-                } else {
-                    a.strip_prefix("--pre=").map(str::to_string)
-                }
-            })?;
-            Some((
-                format!("rg --pre runs `{v}` on every file"),
-                Some("arbitrary program execution via rg --pre"),
-            ))
-        }
-        "ag" => {
-            let v = long_value(&args, "pager", 5)?;
-            Some((
-                format!("ag --pager runs `{v}`"),
-                Some("arbitrary program execution via ag --pager"),
-            ))
-        }
-        "man" => {
-            let v = short_value(&args, 'P')
-                .or_else(|| long_value(&args, "pager", 5))
-                .or_else(|| long_value(&args, "html", 4))?;
-            (!PAGERS.contains(&first_word(&v))).then(|| {
-                (
-                    format!("man runs the pager `{v}`"),
-                    Some("arbitrary program execution via man -P"),
-                )
-            })
-        }
-        "tar" | "bsdtar" | "gtar" => {
-            if let Some(a) = args
-                .iter()
-                .find(|a| a.starts_with("--checkpoint-action") && a.contains("exec"))
-            {
-                return Some((format!("tar {a} runs a command"), None));
-            }
-            for opt in ["to-command", "info-script", "new-volume-script"] {
-                if let Some(v) = long_value(&args, opt, opt.len()) {
-                    return Some((format!("tar --{opt} runs `{v}`"), None));
-                }
-            }
-            let prog = long_value(&args, "use-compress-program", 8).or_else(|| {
-                short_value(&args, 'I').filter(|_| args.iter().any(|a| a.starts_with("-I")))
-            });
-            if let Some(v) = prog
-                && !COMPRESSORS.contains(&first_word(&v))
-            {
-                return Some((format!("tar runs `{v}` as its compressor"), None));
-            }
-            None
-        }
-        "git" => {
-            let mut i = 0;
-            while i < args.len() {
-                let a = &args[i];
-                if a == "-c" {
-                    if let Some((k, v)) = args.get(i + 1).and_then(|kv| kv.split_once('='))
-                        && git_hook(k, v)
-                    {
-                        return Some((format!("git -c {k}= runs `{v}`"), None));
-                    }
-                    i += 2;
-                    continue;
-                }
-                if a == "--config-env" || a.starts_with("--config-env=") {
-                    let kv = a
-                        .strip_prefix("--config-env=")
-                        .map(str::to_string)
-                        .or_else(|| args.get(i + 1).cloned())
-                        .unwrap_or_default();
-                    if let Some((k, _)) = kv.split_once('=')
-                        && git_hook(k, "?")
-                    {
-                        return Some((
-                            format!("git --config-env {k} runs a program from the environment"),
-                            None,
-                        ));
-                    }
-                }
-                if let Some(v) = ["--upload-pack", "--receive-pack", "--exec"]
-                    .iter()
-                    .find_map(|o| {
-                        a.strip_prefix(&format!("{o}="))
-                            .map(str::to_string)
-                            .or_else(|| (a == o).then(|| args.get(i + 1).cloned()).flatten())
-                    })
-                    && !v.is_empty()
-                    && !matches!(first_word(&v), "git-upload-pack" | "git-receive-pack")
-                {
-                    return Some((format!("git {a} runs `{v}`"), None));
-                }
-                if a.starts_with("ext::") {
-                    return Some((format!("git's ext:: transport runs `{a}`"), None));
-                }
-                i += 1;
-            }
-            for asg in &cmd.assignments {
-                if matches!(
-                    asg.name.as_str(),
-                    "GIT_SSH_COMMAND"
-                        | "GIT_SSH"
-                        | "GIT_EXTERNAL_DIFF"
-                        | "GIT_ASKPASS"
-                        | "GIT_PROXY_COMMAND"
-                ) {
-                    return Some((
-                        format!("{}= makes git run `{}`", asg.name, asg.value.raw),
-                        None,
-                    ));
-                }
-            }
-            None
-        }
-        "apt" | "apt-get" => {
-            for (i, a) in args.iter().enumerate() {
-                let opt = if a == "-o" || a == "--option" {
-                    args.get(i + 1).cloned()
-                } else {
-                    a.strip_prefix("-o")
-                        .or_else(|| a.strip_prefix("--option="))
-                        .filter(|v| !v.is_empty())
-                        .map(str::to_string)
-                };
-                if let Some(o) = opt {
-                    let l = o.to_ascii_lowercase();
-                    if l.contains("invoke") || l.contains("pre-install-pkgs") {
-                        return Some((format!("{name} -o {o} runs a command"), None));
-                    }
-                }
-            }
-            None
-        }
-        "vim" | "vi" | "nvim" | "view" | "ex" | "vimdiff" | "gvim" => {
-            for (i, a) in args.iter().enumerate() {
-                let c = if a == "-c" || a == "--cmd" {
-                    args.get(i + 1).cloned()
-                } else {
-                    a.strip_prefix('+').map(str::to_string)
-                };
-                if let Some(c) = c
-                    && vim_runs(&c)
-                {
-                    return Some((
-                        format!("{name} runs the editor command `{c}`, which runs a program"),
-                        None,
-                    ));
-                }
-            }
-            None
-        }
-        "less" | "more" => {
-            if let Some(a) = cmd.assignments.iter().find(|a| {
-                matches!(a.name.as_str(), "LESSOPEN" | "LESSCLOSE") && !a.value.raw.is_empty()
-            }) {
-                return Some((
-                    format!("{}= makes less run `{}`", a.name, a.value.raw),
-                    None,
-                ));
-            }
-            args.iter()
-                .find(|a| a.starts_with('+') && (a.contains('!') || a.contains('|')))
-                .map(|a| (format!("{name} {a} runs a shell command"), None))
-        }
-        "ssh" | "scp" | "sftp" => {
-            for (i, a) in args.iter().enumerate() {
-                let opt = if a == "-o" {
-                    args.get(i + 1).cloned()
-                } else {
-                    a.strip_prefix("-o")
-                        .filter(|v| !v.is_empty())
-                        .map(str::to_string)
-                };
-                if let Some(o) = opt
-                    && ssh_option_hook(&o)
-                {
-                    return Some((format!("{name} -o {o} runs a local command"), None));
-                }
-            }
-            if name != "ssh"
-                && let Some(v) = short_value(&args, 'S')
-                && first_word(&v) != "ssh"
-            {
-                return Some((format!("{name} -S runs `{v}` instead of ssh"), None));
-            }
-            None
-        }
-        "rsync" => {
-            let v = long_value(&args, "rsh", 3).or_else(|| short_value(&args, 'e'))?;
-            let hidden = !matches!(first_word(&v), "ssh" | "rsh")
-                || v.to_ascii_lowercase().contains("proxycommand")
-                || v.to_ascii_lowercase().contains("localcommand");
-            hidden.then(|| (format!("rsync -e runs `{v}` as its remote shell"), None))
-        }
-        "zip" => {
-            let v = args.iter().enumerate().find_map(|(i, a)| {
-                if a == "-TT" || a == "--unzip-command" {
-                    args.get(i + 1).cloned()
-                } else {
-                    a.strip_prefix("-TT=")
-                        .or_else(|| a.strip_prefix("--unzip-command="))
-                        .map(str::to_string)
-                }
-            })?;
-            Some((format!("zip -TT runs `{v}` to test the archive"), None))
-        }
-        "tcpdump" => {
-            let v = short_value(&args, 'z')?;
-            Some((format!("tcpdump -z runs `{v}` on every saved file"), None))
-        }
-        _ => None,
+    if let Some(msg) = shell_without_program(cmd) {
+        return Some((msg, None));
     }
+    for h in hooks::of_command(cmd) {
+        if !h.hidden() {
+            continue;
+        }
+        let msg = match (h.runs, &h.text) {
+            (Runs::Program, Some(t)) => {
+                format!(
+                    "{} runs the program `{t}`, whose code is not visible",
+                    h.detail
+                )
+            }
+            (Runs::Program, None) => format!(
+                "{} runs a program known only at run time, whose code is not visible",
+                h.detail
+            ),
+            (Runs::Enables, Some(t)) => {
+                format!(
+                    "{} `{t}` lets it run code that is not on the command line",
+                    h.detail
+                )
+            }
+            (Runs::Enables, None) => {
+                format!(
+                    "{} lets it run code that is not on the command line",
+                    h.detail
+                )
+            }
+            (Runs::Shell, _) => format!("{} runs shell code known only at run time", h.detail),
+        };
+        return Some((msg, h.hermes));
+    }
+    let name = cmd.name.as_deref()?;
+    if matches!(name, "awk" | "gawk" | "mawk" | "nawk" | "busybox-awk")
+        && hooks::awk_programs(cmd.args(), &cmd.opts)
+            .iter()
+            .any(|p| p.as_deref().is_some_and(awk_runs))
+    {
+        return Some((
+            format!("the {name} program runs commands (`system()` or a pipe to a command)"),
+            None,
+        ));
+    }
+    None
+}
+
+/// Wrappers that are shell builtins or keywords: they start nothing of their own.
+const BUILTIN_WRAPPERS: &[&str] = &["command", "builtin", "exec", "time"];
+
+/// Does the command read its stdin from the terminal (nothing piped, redirected or known)?
+/// `</dev/null` is counted as the terminal: the answer must not change with a redirect
+/// that feeds nothing.
+fn stdin_is_terminal(cmd: &Command) -> bool {
+    cmd.stdin_text.is_none()
+        && cmd.pipe.as_ref().is_none_or(|p| p.stage == 0)
+        && !cmd.redirects.iter().any(|r| {
+            let from_null = r.op == RedirectOp::Read
+                && r.target.as_ref().and_then(|t| t.lit()).as_deref() == Some("/dev/null");
+            matches!(
+                r.op,
+                RedirectOp::Read
+                    | RedirectOp::ReadWrite
+                    | RedirectOp::Heredoc
+                    | RedirectOp::HereString
+            ) && r.fd.is_none_or(|f| f == 0)
+                && !from_null
+        })
+}
+
+/// A shell or interpreter that a wrapper or another program starts with no program: it
+/// reads its code from the terminal (or, through a hook, from the program's output).
+fn shell_without_program(cmd: &Command) -> Option<String> {
+    let via = cmd.origin.steps.last().map(|s| (s.kind, s.detail.as_str()));
+    let wrapped = cmd
+        .wrappers
+        .iter()
+        .any(|w| !BUILTIN_WRAPPERS.contains(&w.name.as_str()));
+    let name = cmd.name.as_deref()?;
+    let nested = matches!(
+        via,
+        Some((
+            OriginKind::ShellString | OriginKind::FindExec | OriginKind::Xargs,
+            _
+        ))
+    );
+    if !wrapped && !nested {
+        return None;
+    }
+    let shell = crate::model::opts::shell::shell_args(cmd.args());
+    // A literal script file (`xargs bash script.sh`) is like running `bash script.sh`; one
+    // only known at run time (`find -exec sh {} \;`) is hidden code.
+    let script = cmd
+        .args()
+        .get(shell.rest..)
+        .and_then(|r| r.first())
+        .filter(|_| !shell.reads_stdin);
+    let no_program = if is_shell(name) {
+        !shell.code_string && script.is_none_or(|w| !w.is_literal())
+    } else if crate::graph::is_interpreter(name) {
+        // Only the bare interpreter (`env python3`, `sudo node -`): with options it may
+        // print its version or configuration (`perl -V`) and exit.
+        let args: Vec<Option<String>> = cmd.args().iter().map(|w| w.lit()).collect();
+        let bare = args
+            .iter()
+            .all(|a| matches!(a.as_deref(), Some("-" | "-i")));
+        let it = crate::model::interp::table::lookup(name)?;
+        bare && crate::model::interp::table::code_source(it, &args)
+            == crate::model::interp::table::CodeSource::Stdin
+    } else {
+        false
+    };
+    if !no_program {
+        return None;
+    }
+    let has_script = is_shell(name) && script.is_some();
+    if !has_script && !stdin_is_terminal(cmd) {
+        // Code arriving on stdin is judged where it comes from (a pipe, a heredoc).
+        return None;
+    }
+    let how = match via {
+        Some((_, detail)) if nested && !detail.is_empty() => format!("{detail} starts"),
+        _ => match cmd
+            .wrappers
+            .iter()
+            .rev()
+            .find(|w| !BUILTIN_WRAPPERS.contains(&w.name.as_str()))
+        {
+            Some(w) => format!("{} starts", w.name),
+            None => "a wrapper starts".to_string(),
+        },
+    };
+    let what = if has_script {
+        "on a file known only at run time"
+    } else {
+        "with no program: it reads its code from the terminal or another program's output"
+    };
+    Some(format!("{how} `{name}` {what}"))
 }
 
 impl Rule for ExecHook {
-    fn check_command(&self, _cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
-        if let Some((msg, key)) = hook(cmd) {
-            let mut f = Finding::on(&Self::META, cmd, format!("{msg}{}", route(cmd)));
-            f.hermes = key.into_iter().collect();
-            out.push(f);
+    // Every command: hooks belong to wrappers (`sudo -A`), to any program (`LD_PRELOAD=`),
+    // or to a wrapper that runs no program of its own (`su`).
+    fn check_script(&self, cx: &Cx, out: &mut Vec<Finding>) {
+        for cmd in &cx.script.commands {
+            if let Some((msg, key)) = hook(cmd) {
+                let mut f = Finding::on(&Self::META, cmd, format!("{msg}{}", route(cmd)));
+                f.hermes = key.into_iter().collect();
+                out.push(f);
+            }
         }
     }
 }

@@ -3,7 +3,7 @@
 use crate::declare_rule;
 use crate::model::opts::value_word;
 use crate::model::{CmdId, Command};
-use crate::rules::processes::signals::selector;
+use crate::rules::processes::signals::{only_informs, selector};
 use crate::rules::util::route;
 use crate::rules::{Cx, Finding, Rule};
 
@@ -74,13 +74,7 @@ impl Rule for KillHarness {
             return;
         }
         if prog != "kill" {
-            let texts = cmd.arg_texts();
-            if texts.iter().any(|t| {
-                matches!(
-                    t.as_str(),
-                    "--help" | "-h" | "-V" | "--version" | "-l" | "--list"
-                )
-            }) {
+            if only_informs(cmd) {
                 return;
             }
             let s = selector(cmd);
