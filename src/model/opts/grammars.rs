@@ -318,13 +318,6 @@ pub static SCP: Grammar = Grammar {
     ..Grammar::GNU
 };
 
-/// `sftp` (OpenSSH getopt).
-pub static SFTP: Grammar = Grammar {
-    short_values: "BbcDFiJloPRSsX",
-    abbreviate: false,
-    ..Grammar::GNU
-};
-
 /// `ssh-keygen` (OpenSSH getopt).
 pub static SSH_KEYGEN: Grammar = Grammar {
     short_values: "CDEFIJKMNOPRSabefgjmnrstwz",
@@ -3209,7 +3202,6 @@ pub static PROGRAMS: &[(&[&str], &Grammar)] = &[
     ),
     (&["badblocks"], &BADBLOCKS),
     (&["scp"], &SCP),
-    (&["sftp"], &SFTP),
     (&["ssh-keygen"], &SSH_KEYGEN),
     (&["rg"], &RG),
     (&["man"], &MAN),
