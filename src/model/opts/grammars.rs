@@ -1461,28 +1461,6 @@ pub static NC: Grammar = Grammar {
     ..Grammar::GNU
 };
 
-/// `base64`, `base32`, `basenc` (GNU; macOS's `-D`, `-i in`, `-o out`, `-b cols` too: its
-/// `-i` is read as GNU's `--ignore-garbage` flag).
-pub static BASE64: Grammar = Grammar {
-    short_values: "wob",
-    longs: &[
-        flag("decode"),
-        flag("ignore-garbage"),
-        value("wrap"),
-        flag("base64"),
-        flag("base64url"),
-        flag("base32"),
-        flag("base32hex"),
-        flag("base16"),
-        flag("base2msbf"),
-        flag("base2lsbf"),
-        flag("z85"),
-        flag("help"),
-        flag("version"),
-    ],
-    ..Grammar::GNU
-};
-
 /// `taskkill` (Windows): `/IM image`, `/PID n`, `/FI filter`, `/S system`, `/U user`,
 /// `/P password`, `/F`, `/T`; `-` and Git Bash's `//` spellings too.
 pub static TASKKILL: Grammar = Grammar {
@@ -3234,7 +3212,6 @@ pub static PROGRAMS: &[(&[&str], &Grammar)] = &[
     (&["taskkill", "taskkill.exe"], &TASKKILL),
     (&["fuser"], &FUSER),
     (&["efibootmgr"], &EFIBOOTMGR),
-    (&["base64", "base32", "basenc"], &BASE64),
     (
         &[
             "nc",
