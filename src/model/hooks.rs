@@ -12,6 +12,7 @@
 //! as a compressor). An option that **lets the program run code from elsewhere**
 //! ([`Runs::Enables`]: `pdflatex --shell-escape`, `sudo -A`) is asked about too.
 
+use super::opts::grammars::{TEX_ENGINES, VIM_FAMILY};
 use super::opts::{self, Opt, Opts};
 use super::{Assignment, Word, WrapperUse};
 
@@ -346,20 +347,7 @@ pub static HOOK_OPTIONS: &[HookOption] = &[
         ..opt(&["hg"], &["config"], Runs::Shell)
     },
     opt(
-        &[
-            "tex",
-            "latex",
-            "pdflatex",
-            "xelatex",
-            "lualatex",
-            "luatex",
-            "pdftex",
-            "xetex",
-            "etex",
-            "luahbtex",
-            "lualatex-dev",
-            "pdflatex-dev",
-        ],
+        TEX_ENGINES,
         &["shell-escape", "enable-write18"],
         Runs::Enables,
     ),
@@ -433,11 +421,7 @@ pub static HOOK_OPTIONS: &[HookOption] = &[
     },
     HookOption {
         form: Form::EditorCommand,
-        ..opt(
-            &["vim", "vi", "nvim", "view", "ex", "vimdiff", "gvim", "rvim"],
-            &["c", "cmd"],
-            Runs::Shell,
-        )
+        ..opt(VIM_FAMILY, &["c", "cmd"], Runs::Shell)
     },
     HookOption {
         at: At::Operand("+"),

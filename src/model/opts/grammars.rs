@@ -854,6 +854,25 @@ pub static HG: Grammar = Grammar {
     ..Grammar::GNU
 };
 
+/// The TeX engines [`TEX`] reads.
+pub const TEX_ENGINES: &[&str] = &[
+    "tex",
+    "latex",
+    "pdflatex",
+    "xelatex",
+    "lualatex",
+    "luatex",
+    "pdftex",
+    "xetex",
+    "etex",
+    "luahbtex",
+    "lualatex-dev",
+    "pdflatex-dev",
+];
+
+/// vim and the programs that share its command line ([`VIM`]).
+pub const VIM_FAMILY: &[&str] = &["vim", "vi", "nvim", "view", "ex", "vimdiff", "gvim", "rvim"];
+
 /// TeX engines (web2c: getopt_long_only, so one dash and unique prefixes).
 pub static TEX: Grammar = Grammar {
     longs: &[
@@ -3244,23 +3263,7 @@ pub static PROGRAMS: &[(&[&str], &Grammar)] = &[
     (&["dnsmasq"], &DNSMASQ),
     (&["fzf"], &FZF),
     (&["hg"], &HG),
-    (
-        &[
-            "tex",
-            "latex",
-            "pdflatex",
-            "xelatex",
-            "lualatex",
-            "luatex",
-            "pdftex",
-            "xetex",
-            "etex",
-            "luahbtex",
-            "lualatex-dev",
-            "pdflatex-dev",
-        ],
-        &TEX,
-    ),
+    (TEX_ENGINES, &TEX),
     (&["zip"], &ZIP),
     (&["tar", "gtar", "bsdtar"], &TAR),
     (&["ssh"], &SSH),
