@@ -1202,6 +1202,346 @@ pub static FETCH: Grammar = Grammar {
 
 // --- processes ---------------------------------------------------------------------------
 
+/// `service NAME VERB [args]`, `service NAME --full-restart`, `service --status-all` (a
+/// script that looks at each word, not getopt: exact names, anywhere).
+pub static SERVICE: Grammar = Grammar {
+    longs: &[
+        flag("full-restart"),
+        flag("status-all"),
+        flag("help"),
+        flag("version"),
+    ],
+    abbreviate: false,
+    ..Grammar::GNU
+};
+
+/// `rc-service [options] NAME VERB` (OpenRC; `-r NAME` resolves a service).
+pub static RC_SERVICE: Grammar = Grammar {
+    short_values: "r",
+    longs: &[
+        value("resolve"),
+        flag("exists"),
+        flag("ifexists"),
+        flag("ifinactive"),
+        flag("ifnotstarted"),
+        flag("ifstarted"),
+        flag("ifcrashed"),
+        flag("dry-run"),
+        flag("list"),
+        flag("user"),
+        flag("quiet"),
+        flag("verbose"),
+        flag("help"),
+        flag("version"),
+    ],
+    stop_at_operand: true,
+    ..Grammar::GNU
+};
+
+/// `sv [-v] [-w sec] VERB SERVICES` (runit).
+pub static SV: Grammar = Grammar {
+    short_values: "w",
+    stop_at_operand: true,
+    ..Grammar::GNU
+};
+
+/// `initctl [options] VERB JOB` (upstart).
+pub static INITCTL: Grammar = Grammar {
+    longs: &[
+        optional("dest"),
+        flag("system"),
+        flag("user"),
+        flag("session"),
+        flag("no-wait"),
+        flag("quiet"),
+        flag("verbose"),
+        flag("help"),
+        flag("version"),
+    ],
+    ..Grammar::GNU
+};
+
+// --- disks -------------------------------------------------------------------------------
+
+/// `fdisk` (util-linux).
+pub static FDISK: Grammar = Grammar {
+    short_values: "btoCHSwW",
+    short_optional: "cuL",
+    longs: &[
+        value("sector-size"),
+        optional("compatibility"),
+        optional("units"),
+        optional("color"),
+        value("type"),
+        value("output"),
+        value("wipe"),
+        value("wipe-partitions"),
+        optional("lock"),
+        flag("list"),
+        flag("list-details"),
+        flag("bytes"),
+        flag("noauto-pt"),
+        flag("getsz"),
+        flag("protect-boot"),
+        flag("help"),
+        flag("version"),
+    ],
+    ..Grammar::GNU
+};
+
+/// `sfdisk` (util-linux): its commands are options (`--delete`, `--dump`).
+pub static SFDISK: Grammar = Grammar {
+    short_values: "NXYwWoO",
+    longs: &[
+        value("backup-file"),
+        optional("color"),
+        optional("lock"),
+        value("label"),
+        value("label-nested"),
+        optional("move-data"),
+        value("partno"),
+        value("wipe"),
+        value("wipe-partitions"),
+        value("output"),
+        value("sector-size"),
+        value("relocate"),
+        flag("list"),
+        flag("list-free"),
+        flag("list-types"),
+        flag("dump"),
+        flag("json"),
+        flag("show-size"),
+        flag("show-geometry"),
+        flag("verify"),
+        flag("delete"),
+        flag("part-type"),
+        flag("part-uuid"),
+        flag("part-label"),
+        flag("part-attrs"),
+        flag("reorder"),
+        flag("activate"),
+        flag("backup"),
+        flag("append"),
+        flag("force"),
+        flag("no-act"),
+        flag("no-reread"),
+        flag("no-tell-kernel"),
+        flag("quiet"),
+        flag("bytes"),
+        flag("help"),
+        flag("version"),
+    ],
+    ..Grammar::GNU
+};
+
+/// `parted [options] [DEVICE [COMMAND [ARGS]...]]`: options come before the device, and
+/// command arguments may be negative numbers (`mkpart p 1 -1`).
+pub static PARTED: Grammar = Grammar {
+    short_values: "a",
+    longs: &[
+        value("align"),
+        flag("list"),
+        flag("script"),
+        flag("machine"),
+        flag("fix"),
+        flag("pretend-input-tty"),
+        flag("help"),
+        flag("version"),
+    ],
+    stop_at_operand: true,
+    ..Grammar::GNU
+};
+
+/// `sgdisk` (popt): nearly every action is an option, many with a value.
+pub static SGDISK: Grammar = Grammar {
+    short_values: "aAbBcdhijlmnNrRtTuU",
+    longs: &[
+        value("set-alignment"),
+        value("attributes"),
+        value("backup"),
+        value("byte-swap-name"),
+        value("change-name"),
+        value("delete"),
+        value("hybrid"),
+        value("info"),
+        value("adjust-main-table"),
+        value("load-backup"),
+        value("gpttombr"),
+        value("new"),
+        value("largest-new"),
+        value("transpose"),
+        value("replicate"),
+        value("typecode"),
+        value("transform-bsd"),
+        value("partition-guid"),
+        value("disk-guid"),
+    ],
+    abbreviate: false,
+    ..Grammar::GNU
+};
+
+/// `gdisk`, `cgdisk`, `cfdisk`: `-l`/`-r` only read.
+pub static GDISK: Grammar = Grammar {
+    short_optional: "L",
+    longs: &[
+        optional("color"),
+        flag("read-only"),
+        flag("help"),
+        flag("version"),
+    ],
+    ..Grammar::GNU
+};
+
+/// `fuser` (psmisc): `-SIGNAL` words anywhere, `-n SPACE`, `-k`/`--kill`.
+pub static FUSER: Grammar = Grammar {
+    short_values: "n",
+    longs: &[
+        value("namespace"),
+        flag("kill"),
+        flag("all"),
+        flag("interactive"),
+        flag("list-signals"),
+        flag("mount"),
+        flag("ismountpoint"),
+        flag("silent"),
+        flag("user"),
+        flag("verbose"),
+        flag("writeonly"),
+        flag("version"),
+        flag("help"),
+    ],
+    signals: Signals::Spelled,
+    ..Grammar::GNU
+};
+
+/// `badblocks [-svwnfBX] [-b size] [-c blocks] [-d delay] [-e max] [-i in] [-o out]
+/// [-p passes] [-t pattern] device`.
+pub static BADBLOCKS: Grammar = Grammar {
+    short_values: "bcdeiopt",
+    ..Grammar::GNU
+};
+
+/// `efibootmgr`: `-b XXXX`, `-d DISK`, `-l LOADER`, `-L LABEL`, `-o ORDER`, `-t SECS`, ...
+/// take values; the letters that write NVRAM are read by SG8005.
+pub static EFIBOOTMGR: Grammar = Grammar {
+    short_values: "bdeEilLmMnopt@",
+    longs: &[
+        value("bootnum"),
+        value("disk"),
+        value("edd"),
+        value("device"),
+        value("iface"),
+        value("loader"),
+        value("label"),
+        value("mirror-below-4G"),
+        value("mirror-above-4G"),
+        value("bootnext"),
+        value("bootorder"),
+        value("part"),
+        value("timeout"),
+        value("append-binary-args"),
+        flag("create"),
+        flag("create-only"),
+        flag("delete-bootnum"),
+        flag("delete-bootnext"),
+        flag("delete-bootorder"),
+        flag("delete-timeout"),
+        flag("active"),
+        flag("inactive"),
+        flag("remove-dups"),
+        flag("verbose"),
+        flag("quiet"),
+        flag("help"),
+        flag("version"),
+    ],
+    ..Grammar::GNU
+};
+
+/// `nc`/`netcat`/`ncat` (the traditional, OpenBSD and nmap variants together): the options
+/// that take a value, so `-e PROG`/`-c CMD` are found in bundles and `-p 4444` is a port.
+pub static NC: Grammar = Grammar {
+    short_values: "ecgGiIMmOPpqsTVWwXx",
+    longs: &[
+        value("exec"),
+        value("sh-exec"),
+        value("lua-exec"),
+        value("source-port"),
+        value("source"),
+        value("wait"),
+        value("proxy"),
+        value("proxy-type"),
+        value("output"),
+        flag("listen"),
+        flag("udp"),
+        flag("verbose"),
+        flag("keep-open"),
+        flag("help"),
+    ],
+    ..Grammar::GNU
+};
+
+/// `taskkill` (Windows): `/IM image`, `/PID n`, `/FI filter`, `/S system`, `/U user`,
+/// `/P password`, `/F`, `/T`; `-` and Git Bash's `//` spellings too.
+pub static TASKKILL: Grammar = Grammar {
+    longs: &[
+        value("im"),
+        value("pid"),
+        value("fi"),
+        value("s"),
+        value("u"),
+        value("p"),
+        flag("f"),
+        flag("t"),
+    ],
+    abbreviate: false,
+    windows: true,
+    ..Grammar::GNU
+};
+
+/// `rclone [global options] <subcommand>`: the global options that take a value.
+pub static RCLONE: Grammar = Grammar {
+    longs: &[
+        value("config"),
+        value("log-file"),
+        value("log-level"),
+        value("transfers"),
+        value("checkers"),
+        value("bwlimit"),
+        value("exclude"),
+        value("include"),
+        value("filter"),
+        value("exclude-from"),
+        value("include-from"),
+        value("filter-from"),
+        value("files-from"),
+        value("min-size"),
+        value("max-size"),
+        value("min-age"),
+        value("max-age"),
+        value("backup-dir"),
+        value("suffix"),
+        value("password-command"),
+        value("stats"),
+        value("user-agent"),
+        value("cache-dir"),
+        value("max-delete"),
+        value("retries"),
+        value("timeout"),
+        value("contimeout"),
+        value("order-by"),
+        value("compare-dest"),
+        value("copy-dest"),
+        value("track-renames-strategy"),
+        flag("dry-run"),
+        flag("interactive"),
+        flag("progress"),
+        flag("verbose"),
+        flag("help"),
+    ],
+    abbreviate: false,
+    ..Grammar::GNU
+};
+
 pub static SYSTEMCTL: Grammar = Grammar {
     short_values: "tpHMsnoP",
     longs: &[
@@ -1677,6 +2017,10 @@ static CONTAINER_SUBS: &[Sub] = &[
         names: &["container"],
         grammar: &CONTAINER_OBJECT,
     },
+    Sub {
+        names: &["compose"],
+        grammar: &COMPOSE,
+    },
 ];
 
 /// `docker container ...`, `podman container ...`.
@@ -2082,9 +2426,114 @@ pub static KUBECTL: Grammar = Grammar {
     abbreviate: false,
     ..Grammar::GNU
 };
+/// `iptables`/`ip6tables`/`ebtables`/`arptables` (getopt_long): the commands and the
+/// options that take a value, so a value (`--comment -F`) is never read as a command.
+pub static IPTABLES: Grammar = Grammar {
+    short_values: "ADIRNEPtpsdiojgmcW",
+    longs: &[
+        value("append"),
+        value("delete"),
+        value("insert"),
+        value("replace"),
+        optional("list"),
+        optional("list-rules"),
+        optional("flush"),
+        optional("zero"),
+        value("new-chain"),
+        value("new"),
+        optional("delete-chain"),
+        value("policy"),
+        value("rename-chain"),
+        optional("check"),
+        value("table"),
+        value("protocol"),
+        value("source"),
+        value("destination"),
+        value("in-interface"),
+        value("out-interface"),
+        value("jump"),
+        value("goto"),
+        value("match"),
+        value("set-counters"),
+        optional("wait"),
+        value("wait-interval"),
+        value("modprobe"),
+        value("comment"),
+        value("dport"),
+        value("sport"),
+        value("dports"),
+        value("sports"),
+        value("state"),
+        value("ctstate"),
+        value("to-destination"),
+        value("to-source"),
+        value("to-ports"),
+        value("reject-with"),
+        value("log-prefix"),
+        value("tcp-flags"),
+        value("icmp-type"),
+        value("limit"),
+        value("uid-owner"),
+        flag("numeric"),
+        flag("verbose"),
+        flag("exact"),
+        flag("line-numbers"),
+        flag("ipv4"),
+        flag("ipv6"),
+        flag("fragment"),
+        flag("help"),
+        flag("version"),
+    ],
+    ..Grammar::GNU
+};
+
+/// `iptables-restore` (`-t` only tests).
+pub static IPTABLES_RESTORE: Grammar = Grammar {
+    short_values: "MTWw",
+    longs: &[
+        flag("test"),
+        flag("noflush"),
+        flag("counters"),
+        flag("verbose"),
+        flag("help"),
+        value("modprobe"),
+        value("table"),
+        optional("wait"),
+        value("wait-interval"),
+    ],
+    ..Grammar::GNU
+};
+
+/// `firewall-cmd`: every option long; `--zone`, `--permanent` and the `--list-`/`--get-`/
+/// `--query-`/`--info-` families only read.
+pub static FIREWALL_CMD: Grammar = Grammar {
+    longs: &[
+        value("zone"),
+        value("policy"),
+        value("ipset"),
+        value("service"),
+    ],
+    abbreviate: false,
+    ..Grammar::GNU
+};
+
+/// `pfctl` (BSD getopt): `-e`/`-d` enable/disable, `-f file` loads, `-F` flushes, `-k`
+/// kills states; `-s what` only shows.
+pub static PFCTL: Grammar = Grammar {
+    short_values: "aDfFiKkLpstTxS",
+    short_optional: "o",
+    abbreviate: false,
+    ..Grammar::GNU
+};
+
 pub static NFT: Grammar = Grammar {
     short_values: "fIi",
-    longs: &[value("file"), value("includepath")],
+    longs: &[
+        value("file"),
+        value("includepath"),
+        flag("check"),
+        flag("help"),
+    ],
     abbreviate: false,
     ..Grammar::GNU
 };
@@ -2778,6 +3227,22 @@ pub static PROGRAMS: &[(&[&str], &Grammar)] = &[
     (&["curl"], &CURL),
     (&["wget"], &WGET),
     (&["rsync"], &RSYNC),
+    (&["rclone"], &RCLONE),
+    (&["taskkill", "taskkill.exe"], &TASKKILL),
+    (&["fuser"], &FUSER),
+    (&["efibootmgr"], &EFIBOOTMGR),
+    (
+        &[
+            "nc",
+            "netcat",
+            "ncat",
+            "nc.traditional",
+            "nc.openbsd",
+            "busybox-nc",
+        ],
+        &NC,
+    ),
+    (&["badblocks"], &BADBLOCKS),
     (&["scp"], &SCP),
     (&["ssh-keygen"], &SSH_KEYGEN),
     (&["base64", "base32", "basenc"], &BASE64),
@@ -2812,6 +3277,15 @@ pub static PROGRAMS: &[(&[&str], &Grammar)] = &[
     (&["tcpdump"], &TCPDUMP),
     (&["awk", "gawk", "mawk", "nawk", "busybox-awk"], &AWK),
     (&["systemctl"], &SYSTEMCTL),
+    (&["service"], &SERVICE),
+    (&["rc-service"], &RC_SERVICE),
+    (&["sv"], &SV),
+    (&["initctl"], &INITCTL),
+    (&["fdisk"], &FDISK),
+    (&["sfdisk"], &SFDISK),
+    (&["parted"], &PARTED),
+    (&["sgdisk"], &SGDISK),
+    (&["gdisk", "cgdisk", "cfdisk"], &GDISK),
     (&["crontab"], &CRONTAB),
     (&["init", "telinit"], &TELINIT),
     (&["kill"], &KILL),
@@ -2854,6 +3328,25 @@ pub static PROGRAMS: &[(&[&str], &Grammar)] = &[
     (&["gsutil"], &GSUTIL),
     (&["kubectl", "oc", "microk8s", "k3s", "helm"], &KUBECTL),
     (&["nft"], &NFT),
+    (
+        &[
+            "iptables",
+            "ip6tables",
+            "iptables-legacy",
+            "iptables-nft",
+            "ip6tables-legacy",
+            "ip6tables-nft",
+            "ebtables",
+            "arptables",
+        ],
+        &IPTABLES,
+    ),
+    (
+        &["iptables-restore", "ip6tables-restore"],
+        &IPTABLES_RESTORE,
+    ),
+    (&["firewall-cmd"], &FIREWALL_CMD),
+    (&["pfctl"], &PFCTL),
     (&["ufw"], &UFW),
     (&["cryptsetup"], &CRYPTSETUP),
     (&["bootctl"], &BOOTCTL),

@@ -108,6 +108,10 @@ pub struct Grammar {
     pub other_sub: Option<&'static Grammar>,
     /// Whether `-SIGNAL` words are signals (recorded as the option `signal`).
     pub signals: Signals,
+    /// Windows-style options (`taskkill /F /IM x`): a word starting with `/`, `//` (Git
+    /// Bash's escape) or `-` is one option named by the rest, case-insensitively (recorded
+    /// in lower case, as a long option); no bundles; a value is the next word.
+    pub windows: bool,
 }
 
 impl Grammar {
@@ -122,6 +126,7 @@ impl Grammar {
         subcommands: &[],
         other_sub: None,
         signals: Signals::None,
+        windows: false,
     };
 
     fn long(&self, name: &str) -> Option<&Long> {
@@ -331,6 +336,28 @@ pub fn parse(g: &'static Grammar, args: &[Word]) -> Opts {
         let here = i;
         i += 1;
         let (head, whole) = literal_head(w);
+        if g.windows && !only_operands && head.len() > 1 && head.starts_with(['/', '-']) {
+            let body = head
+                .strip_prefix("//")
+                .or_else(|| head.strip_prefix('/'))
+                .or_else(|| head.strip_prefix('-'))
+                .unwrap_or_default()
+                .to_ascii_lowercase();
+            let takes = g.long(&body).map(|l| l.takes).unwrap_or(Takes::No);
+            let value = value_at(here, None, takes, &mut i, args.len());
+            let opt = Opt {
+                name: body,
+                long: true,
+                word: here,
+                value,
+            };
+            if out.subcommand.is_empty() {
+                out.globals.push(opt);
+            } else {
+                out.options.push(opt);
+            }
+            continue;
+        }
         if only_operands || head == "-" && whole || !head.starts_with('-') {
             if !only_operands && head.is_empty() && !whole {
                 // `rm $FLAGS x`: the word may hold options.
@@ -626,6 +653,20 @@ mod tests {
         let a = words(&["-u", "root", "-E", "rm", "-rf", "/"]);
         let o = parse_program(Some("sudo"), &a);
         assert_eq!(texts(&a, &o.operands), ["rm", "-rf", "/"]);
+    }
+
+    #[test]
+    fn windows_options_are_case_insensitive_and_take_the_next_word() {
+        let a = words(&["/F", "//im", "node.exe", "-T", "/PID", "42"]);
+        let o = parse_program(Some("taskkill"), &a);
+        let names: Vec<&str> = o.globals.iter().map(|o| o.name.as_str()).collect();
+        assert_eq!(names, ["f", "im", "t", "pid"]);
+        assert!(o.operands.is_empty());
+        let images: Vec<String> = o
+            .named(&["im"])
+            .filter_map(|x| value_word(&a, x).and_then(|w| w.lit()))
+            .collect();
+        assert_eq!(images, ["node.exe"]);
     }
 
     #[test]

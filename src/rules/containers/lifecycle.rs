@@ -1,11 +1,11 @@
 //! SG3201: stopping, killing, restarting or removing containers, images and volumes.
 
 use crate::declare_rule;
-use crate::model::{Command, Word};
+use crate::model::Command;
 use crate::rules::util::route;
 use crate::rules::{Cx, Finding, Rule};
 
-use super::{family, globals};
+use super::family;
 
 declare_rule! {
     /// ## What it does
@@ -37,24 +37,15 @@ declare_rule! {
     hermes: ["docker restart/stop/kill (container lifecycle)", "docker compose restart/stop/kill/down (container lifecycle)"],
     programs: ["docker", "podman", "nerdctl", "docker-compose", "podman-compose"],
     summary: "docker/podman stop, kill, restart, rm -f, rmi, prune, compose down",
-    pass: ["docker ps", "docker run --rm alpine echo hi", "docker build -t x .", "docker logs -f web", "docker compose up -d", "docker rm web", "echo docker stop web", "docker stop --help", "docker compose ps"],
-    fail: ["docker stop web", "docker builder prune -af", "docker stack rm app", "docker kill $(docker ps -q)", "sudo docker restart db", "docker rm -f web", "docker rmi alpine", "docker system prune -af", "docker volume rm data", "docker compose down", "docker-compose -f prod.yml stop", "podman stop web", "docker --context prod restart api", "docker -H tcp://h:2375 kill x", "docker container prune -f", "docker image prune -a", "docker compose -p app restart"],
+    pass: ["docker ps", "docker run --rm alpine echo hi", "docker build -t x .", "docker logs -f web", "docker compose up -d", "docker rm web", "echo docker stop web", "docker stop --help", "docker compose ps", "docker run --name stop alpine", "docker rm --volumes web"],
+    fail: ["docker stop web", "docker builder prune -af", "docker stack rm app", "docker kill $(docker ps -q)", "sudo docker restart db", "docker rm -f web", "docker rmi alpine", "docker system prune -af", "docker volume rm data", "docker compose down", "docker-compose -f prod.yml stop", "podman stop web", "docker --context prod restart api", "docker -H tcp://h:2375 kill x", "docker container prune -f", "docker image prune -a", "docker compose -p app restart", "docker compose -f prod.yml down", "docker container rm -f web", "podman pod rm -f p", "docker rm -vf web"],
 }
 
-fn has_force(rest: &[Word]) -> bool {
-    rest.iter().filter_map(|w| w.lit()).any(|t| {
-        t == "--force" || (t.starts_with('-') && !t.starts_with("--") && t[1..].contains('f'))
-    })
-}
-
-/// What a compose verb does, if it is a lifecycle one.
-fn compose_verb(rest: &[Word]) -> Option<String> {
-    let (_, i) = globals("compose", rest);
-    let verb = rest.get(i)?.lit()?;
-    let after = rest.get(i + 1..).unwrap_or(&[]);
-    match verb.as_str() {
-        "down" | "stop" | "kill" | "restart" => Some(verb),
-        "rm" if has_force(after) => Some("rm -f".into()),
+/// What a compose verb does, if it is a lifecycle one (`force`: `rm -f`).
+fn compose_verb(verb: &str, force: bool) -> Option<String> {
+    match verb {
+        "down" | "stop" | "kill" | "restart" => Some(verb.to_string()),
+        "rm" if force => Some("rm -f".into()),
         _ => None,
     }
 }
@@ -62,17 +53,25 @@ fn compose_verb(rest: &[Word]) -> Option<String> {
 impl Rule for ContainerLifecycle {
     fn check_command(&self, _cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
         let prog = family(cmd).to_string();
-        let args = cmd.args();
-        if args
-            .iter()
-            .any(|w| w.lit().is_some_and(|t| t == "--help" || t == "-h"))
+        // The arguments as the engine's grammar reads them (`model::opts::grammars`: global
+        // options, the subcommand path `container rm`, the options after it, operands).
+        let o = &cmd.opts;
+        if o.all()
+            .any(|x| x.name == "help" || (x.name == "h" && !x.long))
         {
             return;
         }
+        let path: Vec<&str> = o.subcommand.iter().map(|(s, _)| s.as_str()).collect();
+        let ops: Vec<String> = o
+            .operand_words(cmd.args())
+            .iter()
+            .filter_map(|w| w.lit())
+            .collect();
+        let force = o.flag('f', "force");
         const COMPOSE: &str = "docker compose restart/stop/kill/down (container lifecycle)";
         const LIFE: &str = "docker restart/stop/kill (container lifecycle)";
         let (what, key): (String, Option<&'static str>) = if prog.ends_with("-compose") {
-            match compose_verb(args) {
+            match path.first().and_then(|v| compose_verb(v, force)) {
                 Some(v) => (
                     format!("{prog} {v} stops or removes the project's containers"),
                     Some(COMPOSE),
@@ -80,21 +79,17 @@ impl Rule for ContainerLifecycle {
                 None => return,
             }
         } else {
-            let (_, i) = globals(&prog, args);
-            let Some(sub) = args.get(i).and_then(|w| w.lit()) else {
+            let Some(&sub) = path.first() else {
                 return;
             };
-            let rest = args.get(i + 1..).unwrap_or(&[]);
-            let verb = rest
-                .iter()
-                .find_map(|w| w.lit().filter(|t| !t.starts_with('-')));
-            let verb_rest = rest
-                .iter()
-                .position(|w| w.lit().is_some_and(|t| !t.starts_with('-')))
-                .and_then(|p| rest.get(p + 1..))
-                .unwrap_or(&[]);
-            match (sub.as_str(), verb.as_deref()) {
-                ("compose", _) => match compose_verb(rest) {
+            // `docker container stop`: the verb is the second subcommand word; `docker
+            // volume rm`: the first operand of a group with no grammar of its own.
+            let verb = path
+                .get(1)
+                .map(|v| v.to_string())
+                .or_else(|| ops.first().cloned());
+            match (sub, verb.as_deref()) {
+                ("compose", _) => match path.get(1).and_then(|v| compose_verb(v, force)) {
                     Some(v) => (
                         format!("{prog} compose {v} stops or removes the project's containers"),
                         Some(COMPOSE),
@@ -109,10 +104,8 @@ impl Rule for ContainerLifecycle {
                     format!("{prog} {sub} {v} interrupts running containers"),
                     Some(LIFE),
                 ),
-                ("rm", _) if has_force(rest) => {
-                    (format!("{prog} rm -f kills and removes containers"), None)
-                }
-                ("container" | "pod", Some("rm")) if has_force(verb_rest) => (
+                ("rm", _) if force => (format!("{prog} rm -f kills and removes containers"), None),
+                ("container" | "pod", Some("rm")) if force => (
                     format!("{prog} {sub} rm -f kills and removes containers"),
                     None,
                 ),

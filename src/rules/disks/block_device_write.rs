@@ -74,7 +74,6 @@ impl Rule for BlockDeviceWrite {
                 continue;
             };
             let devices = device_operands(cmd);
-            let args = cmd.arg_texts();
             let hit =
                 |out: &mut Vec<Finding>, what: String, key: &'static str, w: Option<&Word>| {
                     let mut f = Finding::on(&Self::META, cmd, format!("{what}{}", route(cmd)));
@@ -106,12 +105,12 @@ impl Rule for BlockDeviceWrite {
                 | "cat" => {
                     let target = match name {
                         // cp/ddrescue write the last operand; tee writes every operand.
-                        "cp" | "ddrescue" => args
-                            .iter()
-                            .rev()
-                            .find(|a| !a.starts_with('-'))
-                            .filter(|a| is_block_device(a))
-                            .cloned(),
+                        "cp" | "ddrescue" => cmd
+                            .opts
+                            .operand_words(cmd.args())
+                            .last()
+                            .map(|w| w.text_with("\u{fffd}"))
+                            .filter(|a| is_block_device(a)),
                         "cat" | "pv" => None,
                         _ => devices.first().map(|(d, _)| d.clone()),
                     };
@@ -132,9 +131,8 @@ impl Rule for BlockDeviceWrite {
                     }
                 }
                 "badblocks" => {
-                    if args
-                        .iter()
-                        .any(|a| a.starts_with('-') && !a.starts_with("--") && a.contains('w'))
+                    // `-w` as badblocks' grammar reads it (not the value of `-t`/`-o`).
+                    if cmd.opts.short('w')
                         && let Some((d, w)) = devices.first()
                     {
                         hit(

@@ -34,8 +34,8 @@ declare_rule! {
     hermes: [],
     programs: ["rsync", "rclone"],
     summary: "rsync --delete / rclone sync delete files at the target",
-    pass: ["rsync -av src/ dst/", "rsync -av --delay-updates src/ dst/", "rclone copy src remote:dst", "rclone ls remote:", "rsync -av -- --delete dst/", "rsync -avn --delete src/ dst/", "rclone --dry-run delete remote:x"],
-    fail: ["rsync -av --delete src/ dst/", "rsync -a --delete-after src/ host:dst/", "rsync -a --del src/ dst/", "rsync -a --dele src/ dst/", "rsync -a --remove-source-files src/ dst/", "rclone sync src remote:dst", "rclone purge remote:path", "sudo rsync -aHAX --delete-excluded / /mnt/backup"],
+    pass: ["rsync -av src/ dst/", "rsync -av --delay-updates src/ dst/", "rclone copy src remote:dst", "rclone ls remote:", "rsync -av -- --delete dst/", "rsync -avn --delete src/ dst/", "rclone --dry-run delete remote:x", "rsync -av --exclude --delete src/ dst/", "rclone --config sync copy a b:"],
+    fail: ["rsync -av --delete src/ dst/", "rsync -a --delete-after src/ host:dst/", "rsync -a --del src/ dst/", "rsync -a --dele src/ dst/", "rsync -a --remove-source-files src/ dst/", "rclone sync src remote:dst", "rclone purge remote:path", "sudo rsync -aHAX --delete-excluded / /mnt/backup", "rclone --config c.conf sync a b:", "rsync -e ssh --delete a/ h:b/"],
 }
 
 /// Does this rsync long option (without `--`) delete files?
@@ -59,26 +59,22 @@ fn rsync_deletes(name: &str) -> bool {
 
 fn deletes(cmd: &Command) -> Option<String> {
     let name = cmd.name.as_deref()?;
-    let args = cmd.arg_texts();
+    // Options as the program's grammar reads them: a value is never an option
+    // (`--exclude --delete`), nothing after `--` is one.
+    let o = &cmd.opts;
     // A dry run only lists what it would delete.
-    let dry = args.iter().take_while(|a| *a != "--").any(|a| {
-        a.starts_with("--dry")
-            || (a.starts_with('-') && !a.starts_with("--") && name == "rsync" && a.contains('n'))
-            || (a == "-n" && name == "rclone")
-    });
-    if dry {
+    if o.all().any(|x| x.name.starts_with("dry") && x.long) || o.short('n') {
         return None;
     }
     match name {
-        "rsync" => args
-            .iter()
-            .take_while(|a| *a != "--")
-            .filter_map(|a| a.strip_prefix("--"))
-            .map(|a| a.split_once('=').map_or(a, |(n, _)| n))
+        "rsync" => o
+            .all()
+            .filter(|x| x.long)
+            .map(|x| x.name.as_str())
             .find(|n| rsync_deletes(n))
-            .map(|o| format!("rsync --{o} deletes files at the target that the source lacks")),
+            .map(|n| format!("rsync --{n} deletes files at the target that the source lacks")),
         "rclone" => {
-            let sub = args.iter().find(|a| !a.starts_with('-'))?;
+            let sub = o.operand_words(cmd.args()).first()?.lit()?;
             match sub.as_str() {
                 "sync" => Some(
                     "rclone sync deletes files at the destination that the source lacks".into(),

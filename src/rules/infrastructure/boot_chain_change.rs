@@ -35,8 +35,8 @@ declare_rule! {
     hermes: [],
     programs: ["grub-install", "grub2-install", "update-grub", "update-grub2", "grub-mkconfig", "grub2-mkconfig", "grub-set-default", "grub2-set-default", "grub-reboot", "grub2-reboot", "efibootmgr", "bootctl", "mkinitcpio", "update-initramfs", "dracut", "kernel-install"],
     summary: "Changes the bootloader, boot entries or initramfs",
-    pass: ["efibootmgr", "efibootmgr -v", "bootctl status", "bootctl list", "grub-mkconfig", "mkinitcpio -L", "dracut --list-modules"],
-    fail: ["sudo grub-install /dev/sda", "update-grub", "grub-mkconfig -o /boot/grub/grub.cfg", "efibootmgr -o 0001,0002", "efibootmgr -b 0003 -B", "efibootmgr -c -d /dev/sda -p 1 -L x -l '\\EFI\\x.efi'", "bootctl install", "bootctl remove", "mkinitcpio -P", "update-initramfs -u -k all", "dracut -f"],
+    pass: ["efibootmgr", "efibootmgr -v", "bootctl status", "bootctl list", "grub-mkconfig", "mkinitcpio -L", "dracut --list-modules", "efibootmgr -v -d /dev/sda"],
+    fail: ["sudo grub-install /dev/sda", "update-grub", "grub-mkconfig -o /boot/grub/grub.cfg", "efibootmgr -o 0001,0002", "efibootmgr -b 0003 -B", "efibootmgr -Bb 0003", "efibootmgr -c -d /dev/sda -p 1 -L x -l '\\EFI\\x.efi'", "bootctl install", "bootctl remove", "mkinitcpio -P", "update-initramfs -u -k all", "dracut -f"],
 }
 
 fn changes(cmd: &Command) -> Option<String> {
@@ -49,24 +49,34 @@ fn changes(cmd: &Command) -> Option<String> {
         "grub-mkconfig" | "grub2-mkconfig" => args.iter().any(|a| {
             a == "-o" || a.starts_with("--output") || (a.starts_with("-o") && a.len() > 2)
         }),
-        "efibootmgr" => args.iter().any(|a| {
+        // Read by efibootmgr's grammar: a value (`-L Cool`, `-l \\EFI\\x`) holds no letter.
+        "efibootmgr" => cmd.opts.all().any(|x| {
             matches!(
-                a.as_str(),
-                "--create"
-                    | "--create-only"
-                    | "--delete-bootnum"
-                    | "--bootorder"
-                    | "--bootnext"
-                    | "--delete-bootnext"
-                    | "--active"
-                    | "--inactive"
-                    | "--timeout"
-                    | "--delete-timeout"
-                    | "--remove-dups"
-                    | "--delete-bootorder"
-            ) || (a.starts_with('-')
-                && !a.starts_with("--")
-                && a[1..].chars().any(|c| "cCBonNaAtTDO".contains(c)))
+                x.name.as_str(),
+                "c" | "C"
+                    | "B"
+                    | "o"
+                    | "n"
+                    | "N"
+                    | "a"
+                    | "A"
+                    | "t"
+                    | "T"
+                    | "D"
+                    | "O"
+                    | "create"
+                    | "create-only"
+                    | "delete-bootnum"
+                    | "bootorder"
+                    | "bootnext"
+                    | "delete-bootnext"
+                    | "active"
+                    | "inactive"
+                    | "timeout"
+                    | "delete-timeout"
+                    | "remove-dups"
+                    | "delete-bootorder"
+            )
         }),
         "bootctl" => verb_words(cmd, 1).first().is_some_and(|v| {
             matches!(

@@ -35,79 +35,76 @@ declare_rule! {
     hermes: [],
     programs: ["iptables", "ip6tables", "iptables-legacy", "iptables-nft", "ip6tables-legacy", "ip6tables-nft", "ebtables", "arptables", "iptables-restore", "ip6tables-restore", "nft", "ufw", "firewall-cmd", "pfctl"],
     summary: "Changes firewall rules",
-    pass: ["iptables -L -n -v", "iptables -S", "iptables -t nat -L", "nft list ruleset", "ufw status verbose", "firewall-cmd --list-all", "firewall-cmd --state", "pfctl -s rules", "iptables-save"],
-    fail: ["iptables -F", "sudo iptables -A INPUT -p tcp --dport 22 -j ACCEPT", "iptables -P INPUT DROP", "ip6tables -I INPUT 1 -j DROP", "iptables --flush", "iptables-restore < rules.v4", "nft add rule inet filter input drop", "nft flush ruleset", "nft -f rules.nft", "ufw allow 22", "ufw disable", "ufw --force reset", "firewall-cmd --add-port=80/tcp --permanent", "firewall-cmd --reload", "pfctl -d"],
+    pass: ["iptables -L -n -v", "iptables -S", "iptables -t nat -L", "nft list ruleset", "ufw status verbose", "firewall-cmd --list-all", "firewall-cmd --state", "pfctl -s rules", "iptables-save", "pfctl -sinfo", "iptables -L INPUT -m comment --comment -F", "iptables-restore -t < rules.v4", "nft -c -f rules.nft"],
+    fail: ["iptables -F", "sudo iptables -A INPUT -p tcp --dport 22 -j ACCEPT", "iptables -P INPUT DROP", "ip6tables -I INPUT 1 -j DROP", "iptables --flush", "iptables-restore < rules.v4", "nft add rule inet filter input drop", "nft flush ruleset", "nft -f rules.nft", "ufw allow 22", "ufw disable", "ufw --force reset", "firewall-cmd --add-port=80/tcp --permanent", "firewall-cmd --reload", "pfctl -d", "iptables -t nat -vA POSTROUTING -j MASQUERADE", "pfctl -ef /etc/pf.conf", "iptables --app INPUT -j DROP"],
 }
 
+/// The iptables-family options that change rules (short letter or long name).
+const IPTABLES_CHANGES: &[&str] = &[
+    "A",
+    "D",
+    "I",
+    "R",
+    "F",
+    "X",
+    "P",
+    "N",
+    "E",
+    "Z",
+    "append",
+    "delete",
+    "insert",
+    "replace",
+    "flush",
+    "delete-chain",
+    "policy",
+    "new-chain",
+    "new",
+    "rename-chain",
+    "zero",
+];
+
+/// pfctl options that change the firewall: enable, disable, load, flush, kill states.
+const PFCTL_CHANGES: &[&str] = &["e", "d", "f", "F", "k", "K"];
+
+/// Options read by the program's grammar (`model::opts::grammars`): an option's value is
+/// never an option (`iptables -A INPUT -m comment --comment -F`), bundles split.
 fn changes(cmd: &Command) -> Option<String> {
     let name = cmd.name.as_deref()?;
     let args = cmd.arg_texts();
+    let o = &cmd.opts;
+    let given = |names: &[&str]| o.all().any(|x| names.contains(&x.name.as_str()));
     let hit = match name {
-        "iptables-restore" | "ip6tables-restore" => {
-            !args.iter().any(|a| a == "-t" || a == "--test")
-        }
+        "iptables-restore" | "ip6tables-restore" => !given(&["t", "test"]),
         "iptables" | "ip6tables" | "iptables-legacy" | "iptables-nft" | "ip6tables-legacy"
-        | "ip6tables-nft" | "ebtables" | "arptables" => args.iter().any(|a| {
-            matches!(
-                a.as_str(),
-                "--append"
-                    | "--delete"
-                    | "--insert"
-                    | "--replace"
-                    | "--flush"
-                    | "--delete-chain"
-                    | "--policy"
-                    | "--new-chain"
-                    | "--new"
-                    | "--rename-chain"
-                    | "--zero"
-            ) || (a.starts_with('-')
-                && !a.starts_with("--")
-                && a.chars().nth(1).is_some_and(|c| "ADIRFXPNEZ".contains(c)))
-        }),
+        | "ip6tables-nft" | "ebtables" | "arptables" => given(IPTABLES_CHANGES),
         "nft" => {
             let w = verb_words(cmd, 1);
-            let file = args.iter().any(|a| {
-                a == "-f"
-                    || a == "--file"
-                    || (a.starts_with('-') && !a.starts_with("--") && a.ends_with('f'))
-            });
-            let check = args.iter().any(|a| a == "-c" || a == "--check");
-            !check
-                && (file
-                    || w.first().is_some_and(|v| {
-                        !matches!(
-                            v.as_str(),
-                            "list" | "monitor" | "describe" | "-h" | "--help"
-                        )
-                    }))
+            !given(&["c", "check"])
+                && (given(&["f", "file"])
+                    || w.first()
+                        .is_some_and(|v| !matches!(v.as_str(), "list" | "monitor" | "describe")))
+                && !given(&["h", "help"])
         }
         "ufw" => {
             let w = verb_words(cmd, 2);
-            let dry = args.iter().any(|a| a == "--dry-run");
-            !dry && w.first().is_some_and(|v| {
+            w.first().is_some_and(|v| {
                 !(matches!(v.as_str(), "status" | "show" | "version" | "help")
                     || (v == "app" && w.get(1).is_some_and(|x| x == "list" || x == "info")))
             })
         }
         "firewall-cmd" => {
-            let opts: Vec<&String> = args.iter().filter(|a| a.starts_with("--")).collect();
-            let read_only = |a: &str| {
-                let n = a.split('=').next().unwrap_or(a);
+            let read_only = |n: &str| {
                 matches!(
                     n,
-                    "--state" | "--permanent" | "--zone" | "--help" | "--version" | "--quiet"
-                ) || ["--list-", "--get-", "--query-", "--info-"]
+                    "state" | "permanent" | "zone" | "help" | "version" | "quiet"
+                ) || ["list-", "get-", "query-", "info-"]
                     .iter()
                     .any(|p| n.starts_with(p))
             };
-            !opts.is_empty() && opts.iter().any(|a| !read_only(a))
+            o.all().any(|x| x.long) && o.all().any(|x| x.long && !read_only(&x.name))
         }
-        "pfctl" => args.iter().any(|a| {
-            a.starts_with('-')
-                && !a.starts_with("--")
-                && a[1..].chars().any(|c| "edfFk".contains(c))
-        }),
+        "pfctl" => given(PFCTL_CHANGES),
         _ => false,
     };
     hit.then(|| format!("`{name} {}` changes firewall rules", args.join(" ")))

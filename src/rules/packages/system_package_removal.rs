@@ -34,8 +34,8 @@ declare_rule! {
     hermes: [],
     programs: ["apt", "apt-get", "aptitude", "dnf", "yum", "microdnf", "zypper", "pacman", "yay", "paru", "brew", "snap", "apk", "port", "dpkg", "rpm", "flatpak"],
     summary: "Removes system packages",
-    pass: ["apt install htop", "apt list --installed", "pacman -Syu", "pacman -Q", "brew install jq", "dpkg -l", "rpm -qa"],
-    fail: ["sudo apt-get purge -y nginx", "apt remove htop", "apt autoremove", "dnf erase x", "yum remove -y httpd", "zypper rm x", "pacman -Rns x", "brew uninstall jq", "dpkg -P x", "rpm -e x", "snap remove x", "apk del x"],
+    pass: ["apt install htop", "apt list --installed", "pacman -Syu", "pacman -Q", "brew install jq", "dpkg -l", "rpm -qa", "pacman -Ss remove"],
+    fail: ["sudo apt-get purge -y nginx", "apt remove htop", "apt autoremove", "dnf erase x", "yum remove -y httpd", "zypper rm x", "pacman -Rns x", "brew uninstall jq", "dpkg -P x", "rpm -e x", "snap remove x", "apk del x", "rpm -evh x", "pacman --remove x", "dpkg --purge x"],
 }
 
 fn removes(cmd: &Command) -> Option<String> {
@@ -43,6 +43,7 @@ fn removes(cmd: &Command) -> Option<String> {
     let args = cmd.arg_texts();
     let ops = operands(cmd);
     let sub = ops.first().map(String::as_str).unwrap_or("");
+    let given = |names: &[&str]| cmd.opts.all().any(|x| names.contains(&x.name.as_str()));
     let hit = match name {
         "apt" | "apt-get" | "aptitude" => {
             matches!(sub, "remove" | "purge" | "autoremove" | "autopurge")
@@ -53,17 +54,10 @@ fn removes(cmd: &Command) -> Option<String> {
         "snap" | "flatpak" => matches!(sub, "remove" | "uninstall"),
         "apk" => sub == "del",
         "port" => sub == "uninstall",
-        "pacman" | "yay" | "paru" => args.iter().any(|a| {
-            a == "--remove"
-                || (a.starts_with('-') && !a.starts_with("--") && a[1..].starts_with('R'))
-        }),
-        "dpkg" => args
-            .iter()
-            .any(|a| matches!(a.as_str(), "-r" | "-P" | "--remove" | "--purge")),
-        "rpm" => args.iter().any(|a| {
-            a == "--erase"
-                || (a.starts_with('-') && !a.starts_with("--") && a[1..].starts_with('e'))
-        }),
+        // Operations as option letters, read by the grammar (bundles split: `-Rns`).
+        "pacman" | "yay" | "paru" => given(&["R", "remove"]),
+        "dpkg" => given(&["r", "P", "remove", "purge"]),
+        "rpm" => given(&["e", "erase"]),
         _ => false,
     };
     hit.then(|| {

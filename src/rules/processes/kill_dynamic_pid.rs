@@ -35,8 +35,8 @@ declare_rule! {
     hermes: ["force kill processes"],
     programs: ["kill", "fuser"],
     summary: "kill -9 of process ids computed at run time",
-    pass: ["kill 1234", "kill -9 1234", "kill $(cat app.pid)", "kill -l", "echo kill -9 $(pgrep x)", "kill -9 -1", "fuser 8080/tcp", "fuser -v -m /mnt"],
-    fail: ["kill -9 $(lsof -t -i:8080)", "kill -KILL $PID", "kill -s KILL `pgrep node`", "lsof -ti:3000 | xargs kill -9", "sudo kill -9 $(pidof java)", "kill --signal=9 $(cat app.pid)", "fuser -k 8080/tcp", "sudo fuser -k -n tcp 3000"],
+    pass: ["kill 1234", "kill -9 1234", "kill $(cat app.pid)", "kill -l", "echo kill -9 $(pgrep x)", "kill -9 -1", "fuser 8080/tcp", "fuser -v -m /mnt", "fuser -k -TERM 8080/tcp"],
+    fail: ["kill -9 $(lsof -t -i:8080)", "kill -KILL $PID", "kill -s KILL `pgrep node`", "lsof -ti:3000 | xargs kill -9", "sudo kill -9 $(pidof java)", "kill --signal=9 $(cat app.pid)", "fuser -k 8080/tcp", "sudo fuser -k -n tcp 3000", "fuser -km /mnt", "fuser -4 -k 80/tcp"],
 }
 
 impl Rule for KillDynamicPid {
@@ -44,24 +44,18 @@ impl Rule for KillDynamicPid {
         if cmd.is("fuser") {
             // `fuser -k` sends SIGKILL (unless another -SIGNAL is given) to every process
             // using the named files, ports or mounts.
-            let texts = cmd.arg_texts();
-            let kills = texts.iter().any(|t| {
-                t == "--kill"
-                    || (t.starts_with('-') && !t.starts_with("--") && t[1..].contains('k'))
-            });
-            let other_signal = texts.iter().any(|t| {
-                t.len() > 2
-                    && t.starts_with('-')
-                    && t[1..]
-                        .chars()
-                        .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
-                    && !is_kill_signal(t)
-            });
+            // Read by fuser's grammar: `-k` in a bundle, `-SIGNAL` words as the signal.
+            let o = &cmd.opts;
+            let kills = o.flag('k', "kill");
+            // `-4`/`-6` are fuser's IPv4/IPv6 options, not signals.
+            let other_signal = o
+                .signal(cmd.args(), &["signal"])
+                .is_some_and(|sig| sig != "4" && sig != "6" && !is_kill_signal(&sig));
             if kills && !other_signal {
-                let what: Vec<&String> = texts.iter().filter(|t| !t.starts_with('-')).collect();
-                let what = what
+                let what = o
+                    .operand_words(cmd.args())
                     .iter()
-                    .map(|s| s.as_str())
+                    .map(|w| w.shown())
                     .collect::<Vec<_>>()
                     .join(" ");
                 out.push(Finding::on(

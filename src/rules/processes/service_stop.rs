@@ -48,24 +48,22 @@ declare_rule! {
     hermes: ["stop/restart system service"],
     programs: ["systemctl", "service", "rc-service", "sv", "initctl"],
     summary: "systemctl/service stop, restart, disable or mask",
-    pass: ["systemctl status nginx", "systemctl start nginx", "systemctl --user list-units", "service nginx status", "sv status nginx", "rc-service nginx start", "systemctl enable --now docker", "echo systemctl stop nginx", "systemctl is-active sshd"],
-    fail: ["systemctl stop nginx", "sudo systemctl restart postgresql", "systemctl --user stop hermes-gateway", "systemctl -q disable sshd", "systemctl mask --now bluetooth", "service nginx stop", "sudo service apache2 restart", "service nginx --full-restart", "rc-service nginx stop", "sv down nginx", "initctl stop ssh", "systemctl -H web1 stop nginx", "systemctl kill -s KILL foo"],
+    pass: ["systemctl status nginx", "systemctl start nginx", "systemctl --user list-units", "service nginx status", "sv status nginx", "rc-service nginx start", "systemctl enable --now docker", "echo systemctl stop nginx", "systemctl is-active sshd", "sv -w 5 status nginx"],
+    fail: ["systemctl stop nginx", "sudo systemctl restart postgresql", "systemctl --user stop hermes-gateway", "systemctl -q disable sshd", "systemctl mask --now bluetooth", "service nginx stop", "sudo service apache2 restart", "service nginx --full-restart", "rc-service nginx stop", "sv down nginx", "initctl stop ssh", "systemctl -H web1 stop nginx", "systemctl kill -s KILL foo", "sv -w 5 down nginx", "rc-service --ifstarted nginx stop"],
 }
 
 impl Rule for ServiceStop {
     fn check_command(&self, _cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
+        // Operands as each program's grammar reads them (`model::opts::grammars`).
+        let ops: Vec<String> = cmd
+            .opts
+            .operand_words(cmd.args())
+            .iter()
+            .map(|w| w.shown())
+            .collect();
         let (verb, units) = if cmd.is("service") || cmd.is("rc-service") {
-            if cmd
-                .args()
-                .iter()
-                .any(|w| w.lit().is_some_and(|t| t == "--full-restart"))
-            {
-                let unit = cmd
-                    .args()
-                    .iter()
-                    .map(|w| w.shown())
-                    .find(|t| !t.starts_with('-'))
-                    .unwrap_or_default();
+            if cmd.opts.long("full-restart") {
+                let unit = ops.first().cloned().unwrap_or_default();
                 out.push(Finding::on(
                     &Self::META,
                     cmd,
@@ -76,23 +74,11 @@ impl Rule for ServiceStop {
                 ));
                 return;
             }
-            let ops: Vec<String> = cmd
-                .args()
-                .iter()
-                .map(|w| w.shown())
-                .filter(|t| !t.starts_with('-'))
-                .collect();
             match ops.as_slice() {
                 [unit, verb, ..] => (verb.clone(), unit.clone()),
                 _ => return,
             }
         } else if cmd.is("sv") || cmd.is("initctl") {
-            let ops: Vec<String> = cmd
-                .args()
-                .iter()
-                .map(|w| w.shown())
-                .filter(|t| !t.starts_with('-'))
-                .collect();
             match ops.as_slice() {
                 [verb, units @ ..] => {
                     let v = match verb.as_str() {

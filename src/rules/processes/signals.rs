@@ -40,7 +40,8 @@ pub struct Selector<'a> {
     pub full: bool,
     /// `pkill -x`/`--exact`, `killall -e`/`--exact`.
     pub exact: bool,
-    /// Process-family selectors and their values as written: `-P`/`--parent`,
+    /// Process-family selectors and their values (decoded, or as written when known only
+    /// at run time): `-P`/`--parent`,
     /// `-g`/`--pgroup`, `-s`/`--session` (pkill).
     pub family: Vec<(char, String)>,
     pub patterns: Vec<&'a Word>,

@@ -75,7 +75,8 @@ pub fn obfuscating(cmd: &Command) -> bool {
             .any(|a| a.starts_with('-') && !a.starts_with("--") && a.contains(c))
     };
     match n {
-        "base64" | "base32" | "basenc" => short('d') || short('D') || has("--decode"),
+        // Read by the grammar: `-d` in a bundle, `--decode` and its abbreviations.
+        "base64" | "base32" | "basenc" => cmd.opts.flag('d', "decode") || cmd.opts.short('D'),
         "xxd" => short('r') || has("-revert"),
         "openssl" => {
             has("-d") || has("-decrypt") || args.first().is_some_and(|a| a == "base64" && has("-d"))

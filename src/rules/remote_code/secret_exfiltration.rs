@@ -8,6 +8,7 @@ use petgraph::visit::EdgeRef;
 
 use crate::declare_rule;
 use crate::graph::{FlowEdge, FlowNode};
+use crate::model::opts::{Opt, value_word};
 use crate::model::paths::fix_tilde_path;
 use crate::model::{Command, Word};
 use crate::rules::util::{path_info, route, secret_word};
@@ -116,8 +117,7 @@ fn env_dump(cmd: &Command) -> bool {
     let args = cmd.arg_texts();
     match cmd.name.as_deref() {
         None => cmd.argv.is_empty() && cmd.wrappers.last().is_some_and(|w| w.name == "env"),
-        Some("env") => args.iter().all(|a| a.starts_with('-')),
-        Some("printenv") => args.iter().all(|a| a.starts_with('-')),
+        Some("env" | "printenv") => cmd.opts.operands.is_empty(),
         Some("set") => args.is_empty(),
         Some("export" | "declare" | "typeset") => {
             args.iter().all(|a| a == "-p" || a == "-x" || a == "-px")
@@ -134,136 +134,78 @@ fn reads_secret(cx: &Cx, cmd: &Command) -> Option<String> {
     if is_client(cmd) {
         return None;
     }
-    cmd.args()
-        .iter()
-        .find(|w| !w.lit().is_some_and(|t| t.starts_with('-')) && word_secret(cx, cmd, w))
+    cmd.opts
+        .operand_words(cmd.args())
+        .into_iter()
+        .find(|w| word_secret(cx, cmd, w))
         .map(|w| w.raw.clone())
 }
 
-/// Values of options that upload a named file (`-d @F`, `-F k=@F`, `-T F`, `--post-file=F`).
+/// curl options whose value is sent as the body (`@F`, `<F` name a file).
+const CURL_BODY: &[&str] = &[
+    "d",
+    "data",
+    "data-binary",
+    "data-raw",
+    "data-ascii",
+    "data-urlencode",
+    "json",
+    "F",
+    "form",
+    "form-string",
+];
+
+/// Values of options that upload a named file (`-d @F`, `-F k=@F`, `-T F`, `--post-file=F`),
+/// and the local sources of copies to a remote. Options and operands as the client's grammar
+/// reads them (`model::opts::grammars`): an option's value is never an operand
+/// (`rsync -e ssh`, `scp -i key`).
 fn uploaded_files(cmd: &Command) -> Vec<(&Word, String)> {
     let args = cmd.args();
+    let o = &cmd.opts;
     let mut out = Vec::new();
     let name = cmd.name.as_deref().unwrap_or("");
-    let mut i = 0;
-    while i < args.len() {
-        let a = args[i].text_with("\u{fffd}");
-        let next = args.get(i + 1);
-        let val = |opt: &str| -> Option<(usize, String)> {
-            if a == opt {
-                return next.map(|n| (1, n.text_with("\u{fffd}")));
-            }
-            a.strip_prefix(&format!("{opt}="))
-                .map(|v| (0, v.to_string()))
-        };
-        let mut took = 0;
-        match name {
-            "curl" => {
-                for opt in [
-                    "-d",
-                    "--data",
-                    "--data-binary",
-                    "--data-raw",
-                    "--data-ascii",
-                    "--data-urlencode",
-                    "--json",
-                    "-F",
-                    "--form",
-                    "--form-string",
-                    "-T",
-                    "--upload-file",
-                ] {
-                    if let Some((t, v)) = val(opt).or_else(|| {
-                        if opt.len() == 2 && a.starts_with(opt) && a.len() > 2 {
-                            Some((0, a[2..].to_string()))
-                        } else {
-                            None
-                        }
-                    }) {
-                        took = t;
-                        let w = if t == 1 {
-                            next.unwrap_or(&args[i])
-                        } else {
-                            &args[i]
-                        };
-                        let file = if opt == "-T" || opt == "--upload-file" {
-                            Some(v.clone())
-                        } else if let Some(f) = v.split_once('@').map(|x| x.1) {
-                            Some(f.split(';').next().unwrap_or(f).to_string())
-                        } else {
-                            v.split_once('<').map(|x| x.1.to_string())
-                        };
-                        if let Some(f) = file {
-                            out.push((w, f));
-                        }
-                        break;
+    // The word that holds an option's value, and the value's text.
+    let val = |x: &Opt| -> Option<(&Word, String)> {
+        let w = args.get(x.value.as_ref()?.word)?;
+        Some((w, value_word(args, x)?.text_with("\u{fffd}")))
+    };
+    match name {
+        "curl" => {
+            for x in o.all() {
+                let Some((w, v)) = val(x) else { continue };
+                let file = if matches!(x.name.as_str(), "T" | "upload-file") {
+                    Some(v)
+                } else if CURL_BODY.contains(&x.name.as_str()) {
+                    match v.split_once('@') {
+                        Some((_, f)) => Some(f.split(';').next().unwrap_or(f).to_string()),
+                        None => v.split_once('<').map(|x| x.1.to_string()),
                     }
-                }
-            }
-            "wget" => {
-                for opt in ["--post-file", "--body-file"] {
-                    if let Some((t, v)) = val(opt) {
-                        took = t;
-                        out.push((
-                            if t == 1 {
-                                next.unwrap_or(&args[i])
-                            } else {
-                                &args[i]
-                            },
-                            v,
-                        ));
-                    }
-                }
-            }
-            "scp" | "rsync" | "sftp" => {
-                let short_vals = if name == "rsync" {
-                    "eBfTM"
                 } else {
-                    "cFiJloPSDX"
+                    None
                 };
-                let long_vals = [
-                    "--exclude",
-                    "--include",
-                    "--filter",
-                    "--rsh",
-                    "--rsync-path",
-                    "--exclude-from",
-                    "--include-from",
-                    "--files-from",
-                    "--password-file",
-                    "--log-file",
-                    "--temp-dir",
-                    "--compare-dest",
-                    "--link-dest",
-                    "--copy-dest",
-                    "--backup-dir",
-                    "--suffix",
-                    "--chmod",
-                    "--chown",
-                    "--timeout",
-                    "--port",
-                    "--bwlimit",
-                    "--partial-dir",
-                ];
-                if !a.starts_with('-') {
-                    out.push((&args[i], a.clone()));
-                } else if !a.starts_with("--")
-                    && a.len() >= 2
-                    && a.chars().last().is_some_and(|c| short_vals.contains(c))
-                    || long_vals.contains(&a.as_str())
-                {
-                    took = 1;
-                }
+                out.extend(file.map(|f| (w, f)));
             }
-            _ => {}
         }
-        i += 1 + took;
+        "wget" => {
+            for x in o.named(&["post-file", "body-file"]) {
+                out.extend(val(x));
+            }
+        }
+        "scp" | "rsync" | "sftp" => {
+            out.extend(
+                o.operand_words(args)
+                    .into_iter()
+                    .map(|w| (w, w.text_with("\u{fffd}"))),
+            );
+        }
+        _ => {}
     }
     // Object-store and sync clients: local operands of a copy to a remote are uploads.
-    let ops: Vec<&Word> = args
-        .iter()
-        .filter(|w| !w.lit().is_some_and(|t| t.starts_with('-') && t != "-"))
-        .collect();
+    // The subcommand words and operands, in order (`aws s3 cp SRC DST`).
+    let mut idx: Vec<usize> = o.subcommand.iter().map(|(_, i)| *i).collect();
+    idx.extend(&o.operands);
+    idx.sort_unstable();
+    let ops: Vec<&Word> = idx.iter().filter_map(|&i| args.get(i)).collect();
     let op = |i: usize| {
         ops.get(i)
             .map(|w| w.text_with("\u{fffd}"))

@@ -1,6 +1,7 @@
 //! SG3101: killing the agent harness by name (`pkill hermes`, `kill $(pgrep -f gateway)`).
 
 use crate::declare_rule;
+use crate::model::opts::value_word;
 use crate::model::{CmdId, Command};
 use crate::rules::processes::signals::{only_informs, selector};
 use crate::rules::util::route;
@@ -255,16 +256,13 @@ fn own_family(c: char, v: &str) -> bool {
 /// harness process.
 fn taskkill(cmd: &Command, out: &mut Vec<Finding>) {
     let args = cmd.args();
-    for (i, w) in args.iter().enumerate() {
-        let Some(t) = w.lit() else { continue };
-        let opt = t.trim_start_matches(['/', '-']).to_ascii_lowercase();
-        if opt != "im" || t.len() == opt.len() {
-            continue;
-        }
-        let Some(image) = args.get(i + 1).and_then(|v| v.lit()) else {
+    // `/IM` as taskkill's grammar reads it (`/im`, `-IM`, `//IM`; the value is the next word).
+    for opt in cmd.opts.named(&["im"]) {
+        let Some(image) = value_word(args, opt).and_then(|v| v.lit()) else {
             continue;
         };
         if let Some(h) = harness_image(&image) {
+            let span = args.get(opt.word).map_or(cmd.span, |w| w.span);
             out.push(
                 Finding::on(
                     &KillHarness::META,
@@ -274,7 +272,7 @@ fn taskkill(cmd: &Command, out: &mut Vec<Finding>) {
                         route(cmd)
                     ),
                 )
-                .with_span(w.span),
+                .with_span(span),
             );
             return;
         }

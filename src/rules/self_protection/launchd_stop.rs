@@ -37,12 +37,13 @@ declare_rule! {
 impl Rule for LaunchdStop {
     fn check_command(&self, _cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
         let args = cmd.arg_texts();
-        let Some(verb) = args.iter().find(|a| !a.starts_with('-')) else {
+        // The verb is the first operand; `kickstart -k` kills the running job first.
+        let Some(verb) = cmd.opts.operands.first().and_then(|&i| args.get(i)) else {
             return;
         };
         let stops = match verb.as_str() {
             "stop" | "unload" | "bootout" | "remove" | "kill" | "disable" => true,
-            "kickstart" => args.iter().any(|a| a.starts_with('-') && a.contains('k')),
+            "kickstart" => cmd.opts.short('k'),
             _ => false,
         };
         if !stops {
