@@ -27,6 +27,12 @@
 
 /// True when `pattern` matches all of `text` (case-sensitive).
 pub fn matches(pattern: &str, text: &str) -> bool {
+    // Most patterns (path catalog components such as `etc`, `.ssh`) hold no glob character
+    // at all: then matching is equality, and nothing need be collected. This runs for every
+    // catalog row of every path looked up.
+    if !pattern.contains(['*', '?', '[']) {
+        return pattern == text;
+    }
     let p: Vec<char> = pattern.chars().collect();
     let t: Vec<char> = text.chars().collect();
     match_chars(&p, &t)

@@ -375,7 +375,7 @@ fn analyze_text(
             return Err(findings);
         }
     };
-    let mut env = model::Env::new(ctx.env.clone(), ctx.cwd.clone(), ctx.home.clone());
+    let mut env = model::Env::from_context(&ctx.env, ctx.cwd.clone(), ctx.home.clone());
     env.home = ctx.home.clone();
     let script = model::lower_script(text, tree, env, ctx.user.clone(), ctx.limits);
     let flow = graph::build(&script);

@@ -4,6 +4,11 @@
 
 mod cli;
 
+// The analysis allocates many short-lived words and spans; mimalloc serves them with a
+// fraction of the instructions glibc's malloc/free take (docs/PERFORMANCE.md).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
     std::process::exit(cli::main());
 }

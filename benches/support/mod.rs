@@ -6,9 +6,17 @@
 
 use std::path::PathBuf;
 
-/// Where the shared corpora live: `$SHELLGATE_SHARED/corpora`, else `../shared/corpora`
-/// next to the crate.
+// Measure the library with the allocator the `shellgate` binary ships with (src/main.rs), so
+// the in-process figures are those of the binary.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+/// Where the shared corpora live: `$SHELLGATE_CORPORA`, else `$SHELLGATE_SHARED/corpora`,
+/// else `../shared/corpora` next to the crate.
 pub fn corpora_dir() -> PathBuf {
+    if let Some(d) = std::env::var_os("SHELLGATE_CORPORA") {
+        return PathBuf::from(d);
+    }
     match std::env::var_os("SHELLGATE_SHARED") {
         Some(d) => PathBuf::from(d).join("corpora"),
         None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora"),

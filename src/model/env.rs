@@ -15,10 +15,13 @@ pub enum VarValue {
 }
 
 /// Variables, working directory and functions visible at one point of the script.
+///
+/// The variable tables are shared between copies (every command's child environment, every
+/// branch snapshot) and copied only when one copy changes them: most commands set nothing.
 #[derive(Debug, Clone, Default)]
 pub struct Env {
-    vars: BTreeMap<String, VarValue>,
-    exported: BTreeSet<String>,
+    vars: Rc<BTreeMap<String, VarValue>>,
+    exported: Rc<BTreeSet<String>>,
     /// Known working directory; `None` when it cannot be known statically.
     pub cwd: Option<String>,
     pub dir_stack: Vec<Option<String>>,
@@ -41,14 +44,47 @@ impl Env {
             .map(|(k, v)| (k, VarValue::Known(v)))
             .collect();
         Env {
-            exported: vars.keys().cloned().collect(),
-            vars,
+            exported: Rc::new(vars.keys().cloned().collect()),
+            vars: Rc::new(vars),
             cwd,
             dir_stack: Vec::new(),
             positional: None,
             arg0: None,
             home,
             functions: BTreeMap::new(),
+        }
+    }
+
+    /// [`Env::new`] for the context's variables, reusing this thread's tables while the
+    /// context stays the same: a batch or a hook judges every command under one context,
+    /// and copies of the shared tables are only made by a script that assigns.
+    pub fn from_context(
+        vars: &BTreeMap<String, String>,
+        cwd: Option<String>,
+        home: Option<String>,
+    ) -> Env {
+        type Base = (BTreeMap<String, String>, Env);
+        thread_local! {
+            static BASE: std::cell::RefCell<Option<Base>> = const { std::cell::RefCell::new(None) };
+        }
+        let shared = BASE.with(|b| {
+            let mut b = b.try_borrow_mut().ok()?;
+            if b.as_ref().is_none_or(|(v, _)| v != vars) {
+                let env = Env::new(vars.iter().map(|(k, v)| (k.clone(), v.clone())), None, None);
+                *b = Some((vars.clone(), env));
+            }
+            b.as_ref()
+                .map(|(_, e)| (Rc::clone(&e.vars), Rc::clone(&e.exported)))
+        });
+        match shared {
+            Some((vars, exported)) => Env {
+                vars,
+                exported,
+                cwd,
+                home,
+                ..Env::default()
+            },
+            None => Env::new(vars.iter().map(|(k, v)| (k.clone(), v.clone())), cwd, home),
         }
     }
 
@@ -60,31 +96,37 @@ impl Env {
     }
 
     pub fn set(&mut self, name: &str, value: VarValue) {
-        self.vars.insert(name.to_string(), value);
+        Rc::make_mut(&mut self.vars).insert(name.to_string(), value);
     }
 
     pub fn export(&mut self, name: &str) {
-        self.exported.insert(name.to_string());
+        if !self.exported.contains(name) {
+            Rc::make_mut(&mut self.exported).insert(name.to_string());
+        }
     }
 
     /// The environment a child process starts with: exported variables only (none after
     /// `env -i`), the same directory, no positional parameters or functions.
     pub fn child(&self, clear: bool) -> Env {
         let vars = if clear {
-            BTreeMap::new()
+            Rc::default()
+        } else if self.vars.keys().all(|k| self.exported.contains(k)) {
+            Rc::clone(&self.vars)
         } else {
-            self.vars
-                .iter()
-                .filter(|(k, _)| self.exported.contains(*k))
-                .map(|(k, v)| (k.clone(), v.clone()))
-                .collect()
+            Rc::new(
+                self.vars
+                    .iter()
+                    .filter(|(k, _)| self.exported.contains(*k))
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect(),
+            )
         };
         Env {
             vars,
             exported: if clear {
-                BTreeSet::new()
+                Rc::default()
             } else {
-                self.exported.clone()
+                Rc::clone(&self.exported)
             },
             cwd: self.cwd.clone(),
             dir_stack: Vec::new(),
@@ -96,8 +138,7 @@ impl Env {
     }
 
     pub fn unset(&mut self, name: &str) {
-        self.vars
-            .insert(name.to_string(), VarValue::Known(String::new()));
+        Rc::make_mut(&mut self.vars).insert(name.to_string(), VarValue::Known(String::new()));
     }
 
     /// After code that may or may not have run (a loop body): `self` is the state after it,
@@ -109,20 +150,25 @@ impl Env {
 
     /// After branches that may or may not have run: keep what all agree on, forget the rest.
     pub fn merge_from(&mut self, others: &[Env]) {
-        let mut names: Vec<String> = self.vars.keys().cloned().collect();
-        for o in others {
-            names.extend(o.vars.keys().cloned());
-        }
-        names.sort();
-        names.dedup();
-        for n in names {
-            let mine = self.vars.get(&n).cloned();
-            let agree = others.iter().all(|o| o.vars.get(&n).cloned() == mine);
-            if !agree {
-                self.vars.insert(
-                    n.clone(),
-                    VarValue::Unknown(format!("${n} is assigned in a branch that may not run")),
-                );
+        // Branches that assigned nothing still share this table: nothing to compare.
+        if !others.iter().all(|o| Rc::ptr_eq(&o.vars, &self.vars)) {
+            let mut names: Vec<&String> = self.vars.keys().collect();
+            for o in others {
+                names.extend(o.vars.keys());
+            }
+            names.sort();
+            names.dedup();
+            let differ: Vec<String> = names
+                .into_iter()
+                .filter(|n| {
+                    let mine = self.vars.get(*n);
+                    !others.iter().all(|o| o.vars.get(*n) == mine)
+                })
+                .cloned()
+                .collect();
+            for n in differ {
+                let why = format!("${n} is assigned in a branch that may not run");
+                Rc::make_mut(&mut self.vars).insert(n, VarValue::Unknown(why));
             }
         }
         if others.iter().any(|o| o.cwd != self.cwd) {

@@ -123,7 +123,7 @@ impl Word {
     }
 
     pub fn value(&self) -> WordValue {
-        let mut prefix = String::new();
+        let mut prefix = String::with_capacity(self.lit_len());
         for p in &self.pieces {
             match p {
                 Piece::Lit { text, .. } => prefix.push_str(text),
@@ -146,10 +146,22 @@ impl Word {
 
     /// The value when fully known.
     pub fn lit(&self) -> Option<String> {
-        match self.value() {
-            WordValue::Literal { value } => Some(value),
-            _ => None,
+        // Not through `value()`: that copies the unknown piece's reason only to drop it.
+        if !self.is_literal() {
+            return None;
         }
+        Some(self.text_with(""))
+    }
+
+    /// Bytes of known text: a capacity hint for the builders above and below.
+    fn lit_len(&self) -> usize {
+        self.pieces
+            .iter()
+            .map(|p| match p {
+                Piece::Lit { text, .. } => text.len(),
+                Piece::Unknown { .. } => 0,
+            })
+            .sum()
     }
 
     /// The text as shown to people: known text, each unknown piece as [`UNKNOWN_TEXT`].
@@ -160,7 +172,7 @@ impl Word {
     /// The known text, with each unknown piece replaced by `unknown` (for matching shapes
     /// like `$DIR/` where only the literal parts matter; [`Word::shown`] for display).
     pub fn text_with(&self, unknown: &str) -> String {
-        let mut s = String::new();
+        let mut s = String::with_capacity(self.lit_len() + unknown.len());
         for p in &self.pieces {
             match p {
                 Piece::Lit { text, .. } => s.push_str(text),

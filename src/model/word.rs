@@ -489,7 +489,12 @@ impl Expander<'_> {
         let span = src.span(start, end, self.norm);
         let fields: Vec<Vec<Atom>> = match mode {
             WordMode::Argument => {
-                let braced = expand_braces(&atoms, 0);
+                // Most words hold no brace at all: keep their atoms instead of copying them.
+                let braced = if atoms.iter().any(|a| is_brace(a, '{')) {
+                    expand_braces(&atoms, 0)
+                } else {
+                    vec![atoms]
+                };
                 if braced.len() > 1 {
                     notes.push(WordNote::Braces {
                         count: braced.len(),
@@ -512,7 +517,7 @@ impl Expander<'_> {
                             }
                             None => self.tilde(f, env, &mut notes, false),
                         };
-                        split_fields(&f)
+                        split_fields(f)
                     })
                     .collect()
             }
@@ -536,19 +541,30 @@ impl Expander<'_> {
                     .collect(),
             ],
         };
-        let mut words = Vec::new();
-        for f in fields {
+        let mut words = Vec::with_capacity(fields.len());
+        let count = fields.len();
+        let (mut raw, mut notes, mut substitutions) = (Some(raw), Some(notes), Some(substitutions));
+        for (i, f) in fields.into_iter().enumerate() {
             let pieces = to_pieces(&f);
+            // The last field takes what the others copy (the only field, for most words).
+            fn own<T: Clone + Default>(v: &mut Option<T>, last: bool) -> T {
+                if last {
+                    v.take().unwrap_or_default()
+                } else {
+                    v.clone().unwrap_or_default()
+                }
+            }
+            let last = i + 1 == count;
             let mut w = Word {
                 pieces,
                 span,
-                raw: raw.clone(),
-                notes: notes.clone(),
-                substitutions: substitutions.clone(),
+                raw: own(&mut raw, last),
+                notes: own(&mut notes, last),
+                substitutions: own(&mut substitutions, last),
                 nspan: src.nspan(start, end),
             };
             if let Some(v) = w.lit()
-                && v != raw
+                && v != w.raw
                 && !w
                     .notes
                     .iter()
@@ -557,7 +573,7 @@ impl Expander<'_> {
                 w.notes.insert(
                     0,
                     WordNote::Decoded {
-                        from: raw.clone(),
+                        from: w.raw.clone(),
                         to: v,
                     },
                 );
@@ -638,6 +654,19 @@ impl Expander<'_> {
         assign: bool,
     ) -> Vec<Atom> {
         // Tilde prefixes: at the start, and after `:` or the first `=` in assignments.
+        let tilde_at = |a: &Atom| {
+            matches!(
+                a,
+                Atom::Ch {
+                    c: '~',
+                    quoted: false,
+                    expanded: false
+                }
+            )
+        };
+        if !atoms.iter().any(tilde_at) {
+            return atoms;
+        }
         let mut out = Vec::with_capacity(atoms.len());
         let mut i = 0;
         let mut at_start = true;
@@ -1450,15 +1479,19 @@ fn assignment_shaped(atoms: &[Atom]) -> Option<usize> {
 }
 
 /// Split atoms at word-splitting boundaries; fields that expanded to nothing vanish.
-fn split_fields(atoms: &[Atom]) -> Vec<Vec<Atom>> {
-    let mut out = Vec::new();
-    let mut cur = Vec::new();
+fn split_fields(atoms: Vec<Atom>) -> Vec<Vec<Atom>> {
     let had_split = atoms
         .iter()
         .any(|a| matches!(a, Atom::Split | Atom::Delim { .. }));
+    if !had_split {
+        // No expansion was split: one field, the atoms as they are (an empty one is `""`).
+        return vec![atoms];
+    }
+    let mut out = Vec::new();
+    let mut cur = Vec::new();
     // A field just ended at IFS whitespace: a delimiter right after it is part of that break.
     let mut after_blank = false;
-    for a in atoms {
+    for a in &atoms {
         match a {
             Atom::Split => {
                 if !cur.is_empty() {
@@ -1504,14 +1537,27 @@ fn split_fields(atoms: &[Atom]) -> Vec<Vec<Atom>> {
 
 fn to_pieces(atoms: &[Atom]) -> Vec<Piece> {
     let mut pieces: Vec<Piece> = Vec::new();
-    for a in atoms {
+    for (i, a) in atoms.iter().enumerate() {
         match a {
             Atom::Ch { c, quoted, .. } => match pieces.last_mut() {
                 Some(Piece::Lit { text, quoted: q }) if *q == *quoted => text.push(*c),
-                _ => pieces.push(Piece::Lit {
-                    text: c.to_string(),
-                    quoted: *quoted,
-                }),
+                _ => {
+                    // Sized for the whole run of characters it will hold: one allocation
+                    // per piece instead of a doubling series per character.
+                    let run: usize = atoms[i..]
+                        .iter()
+                        .map_while(|a| match a {
+                            Atom::Ch { c, quoted: q, .. } if q == quoted => Some(c.len_utf8()),
+                            _ => None,
+                        })
+                        .sum();
+                    let mut text = String::with_capacity(run);
+                    text.push(*c);
+                    pieces.push(Piece::Lit {
+                        text,
+                        quoted: *quoted,
+                    });
+                }
             },
             Atom::Unk {
                 reason,

@@ -268,6 +268,20 @@ static BY_PROGRAM: LazyLock<BTreeMap<&'static str, Vec<&'static dyn Rule>>> = La
     m
 });
 
+/// The rules that apply to commands of program `name` (none for most programs).
+pub fn for_program(name: &str) -> &'static [&'static dyn Rule] {
+    BY_PROGRAM.get(name).map_or(&[], Vec::as_slice)
+}
+
+/// The rules that judge the whole script, not one program's commands.
+static SCRIPT_RULES: LazyLock<Vec<&'static dyn Rule>> = LazyLock::new(|| {
+    RULES
+        .iter()
+        .copied()
+        .filter(|r| r.meta().programs.is_empty())
+        .collect()
+});
+
 /// Look a rule up by code or name.
 pub fn find(id: &str) -> Option<&'static dyn Rule> {
     RULES
@@ -285,16 +299,12 @@ pub fn run(cx: &Cx) -> Vec<Finding> {
         let Some(name) = cmd.name.as_deref() else {
             continue;
         };
-        if let Some(rules) = BY_PROGRAM.get(name) {
-            for r in rules {
-                r.check_command(cx, cmd, &mut out);
-            }
+        for r in for_program(name) {
+            r.check_command(cx, cmd, &mut out);
         }
     }
-    for r in RULES {
-        if r.meta().programs.is_empty() {
-            r.check_script(cx, &mut out);
-        }
+    for r in SCRIPT_RULES.iter() {
+        r.check_script(cx, &mut out);
     }
     // Identical findings (same rule, span and message) are kept once: nested lowering can see
     // a command twice (a function body where it is defined and where it is called). Findings

@@ -167,6 +167,46 @@ fn ascii_shadow(text: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(out)
 }
 
+/// The grammar's node kind and field names by id, read once: tree-sitter's own accessors
+/// re-validate the C string as UTF-8 on every call, once per node of every parse.
+struct Names {
+    kinds: Vec<Option<&'static str>>,
+    fields: Vec<Option<&'static str>>,
+}
+
+impl Names {
+    fn kind(&self, id: u16) -> Option<&'static str> {
+        self.kinds.get(usize::from(id)).copied().flatten()
+    }
+
+    fn field(&self, id: u16) -> Option<&'static str> {
+        self.fields.get(usize::from(id)).copied().flatten()
+    }
+}
+
+fn names() -> &'static Names {
+    static NAMES: std::sync::LazyLock<Names> = std::sync::LazyLock::new(|| {
+        let lang = language();
+        Names {
+            kinds: (0..lang.node_kind_count())
+                .map(|id| {
+                    u16::try_from(id)
+                        .ok()
+                        .and_then(|id| lang.node_kind_for_id(id))
+                })
+                .collect(),
+            fields: (0..=lang.field_count())
+                .map(|id| {
+                    u16::try_from(id)
+                        .ok()
+                        .and_then(|id| lang.field_name_for_id(id))
+                })
+                .collect(),
+        }
+    });
+    &NAMES
+}
+
 /// Run tree-sitter on `text` with this thread's parser.
 fn ts_parse(text: &str) -> Result<tree_sitter::Tree, SyntaxError> {
     // One parser per thread: a fresh parser pays for growing its internal stacks on every
@@ -201,7 +241,11 @@ pub fn parse_floor(text: &str) -> Result<usize, SyntaxError> {
 /// Parse bash text into an owned tree. Never panics; grammar gaps become [`ParseProblem`]s.
 pub fn parse(text: &str) -> Result<Tree, SyntaxError> {
     let ts = ts_parse(text)?;
-    let mut nodes: Vec<Node> = Vec::new();
+    let names = names();
+    let root = ts.root_node();
+    // The exact node count up front: one allocation for the node array instead of a
+    // doubling series over every copy.
+    let mut nodes: Vec<Node> = Vec::with_capacity(root.descendant_count().min(MAX_NODES + 1));
     let mut problems = Vec::new();
     let mut cursor = ts.walk();
     // Iterative pre-order walk: input-driven depth never reaches the Rust stack.
@@ -232,20 +276,26 @@ pub fn parse(text: &str) -> Result<Tree, SyntaxError> {
                 kind: n.kind().to_string(),
             });
         }
+        let child_count = n.child_count();
+        let deep = stack.len() + 1 >= MAX_TREE_DEPTH;
         nodes.push(Node {
-            kind: n.kind(),
+            kind: names.kind(n.kind_id()).unwrap_or_else(|| n.kind()),
             named: n.is_named(),
-            field: cursor.field_name(),
+            field: cursor.field_id().and_then(|f| names.field(f.get())),
             start: n.start_byte(),
             end: n.end_byte(),
-            children: Vec::new(),
+            children: if deep {
+                Vec::new()
+            } else {
+                Vec::with_capacity(child_count)
+            },
             is_error,
             is_missing,
         });
         if let Some(&parent) = stack.last() {
             nodes[parent as usize].children.push(id);
         }
-        let descend = if stack.len() + 1 >= MAX_TREE_DEPTH && n.child_count() > 0 {
+        let descend = if deep && child_count > 0 {
             if !skipped_deep {
                 problems.push(ParseProblem::TooDeep {
                     start: n.start_byte(),

@@ -336,9 +336,9 @@ impl Lowerer<'_> {
             id,
             name: name.clone(),
             argv: peeled.argv.clone(),
-            wrappers: peeled.wrappers.clone(),
+            wrappers: std::mem::take(&mut peeled.wrappers),
             assignments: assignments.clone(),
-            redirects: redirects.clone(),
+            redirects,
             span,
             origin: origin.clone(),
             cwd,
@@ -377,11 +377,11 @@ impl Lowerer<'_> {
             block.commands.extend(b.commands);
         }
         if let Some(n) = name.as_deref() {
-            let argv = peeled.argv.clone();
+            let argv = &peeled.argv;
             let b = self.builtin_or_nested(
                 id,
                 n,
-                &argv,
+                argv,
                 env,
                 &mut child,
                 &origin,
@@ -427,10 +427,10 @@ impl Lowerer<'_> {
                 block.commands.extend(b.commands);
             }
         }
-        let cmd = self.script.commands.get(id).cloned();
-        block.output = match cmd {
-            Some(c) => nested_output
-                .or_else(|| crate::model::payload::output_of(&c, stdin_text.as_deref())),
+        block.output = match self.script.commands.get(id) {
+            Some(c) => {
+                nested_output.or_else(|| crate::model::payload::output_of(c, stdin_text.as_deref()))
+            }
             None => None,
         };
         // Remember files written with known content, for `bash f` / `source f` later.

@@ -81,17 +81,23 @@ pub fn resolve(path: &str, cwd: Option<&str>) -> Option<String> {
 
 /// Fold `.`/`..`/`//` in an absolute path (`/a/../b/./c//` → `/b/c`).
 pub fn fold(path: &str) -> String {
-    let mut parts: Vec<&str> = Vec::new();
+    // Built in place (a component never holds `/`, so `..` drops back to the last one):
+    // this runs for every path-like word of every command.
+    let mut out = String::with_capacity(path.len() + 1);
     for comp in path.split('/') {
         match comp {
             "" | "." => {}
-            ".." => {
-                parts.pop();
+            ".." => out.truncate(out.rfind('/').unwrap_or(0)),
+            c => {
+                out.push('/');
+                out.push_str(c);
             }
-            c => parts.push(c),
         }
     }
-    format!("/{}", parts.join("/"))
+    if out.is_empty() {
+        out.push('/');
+    }
+    out
 }
 
 fn is_glob(s: &str) -> bool {
@@ -325,6 +331,10 @@ pub fn classify_text(text: &str, cwd: Option<&str>, home: Option<&str>) -> Exten
 
 /// Device nodes whose overwrite destroys a disk (not `/dev/null`, `/dev/tty`, ...).
 pub fn is_block_device(path: &str) -> bool {
+    // Every folded `/dev/…` path names `dev` in the text; most words do not.
+    if !path.contains("dev") {
+        return false;
+    }
     let p = fold(path);
     let Some(dev) = p.strip_prefix("/dev/") else {
         return false;

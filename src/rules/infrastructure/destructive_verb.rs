@@ -699,9 +699,9 @@ const TASK_RUNNERS: &[&str] = &["artisan", "manage.py", "bin/console", "console"
 
 /// Programs some other rule in the registry looks at: that rule judges their verbs.
 fn has_own_rule(name: &str) -> bool {
-    crate::rules::RULES
+    crate::rules::for_program(name)
         .iter()
-        .any(|r| r.meta().code != DestructiveVerb::META.code && r.meta().programs.contains(&name))
+        .any(|r| r.meta().code != DestructiveVerb::META.code)
 }
 
 /// The options and operands of a command as the lexicon reads them (from the command's
