@@ -141,30 +141,30 @@ pub struct SinkInputs {
 
 pub fn sink_inputs(cmd: &Command) -> Option<SinkInputs> {
     let n = cmd.name.as_deref()?;
-    let args = cmd.arg_texts();
     if crate::model::is_shell(n) {
-        let has_c = args
-            .iter()
-            .take_while(|a| a.starts_with('-') || a.starts_with('+'))
-            .any(|a| !a.starts_with("--") && a.contains('c'));
-        let operands = args
-            .iter()
-            .filter(|a| !a.starts_with('-') && !a.starts_with('+'))
-            .count();
+        let sh = crate::model::opts::shell::shell_args(cmd.args());
+        let operands = cmd.args().len().saturating_sub(sh.rest);
+        // `sh -` ends the options and reads stdin.
+        let dash = sh
+            .rest
+            .checked_sub(1)
+            .and_then(|i| cmd.args().get(i))
+            .is_some_and(|w| w.lit().as_deref() == Some("-"));
         return Some(SinkInputs {
             kind: SinkKind::Shell,
-            stdin: !has_c && (operands == 0 || args.iter().any(|a| a == "-s" || a == "-")),
-            args: has_c,
-            file: !has_c,
+            stdin: !sh.code_string && (operands == 0 || sh.reads_stdin || dash),
+            args: sh.code_string,
+            file: !sh.code_string,
         });
     }
     match n {
         // `at`/`batch` run what arrives on stdin as shell code, later.
+        // `-f FILE` reads a file; `-l`, `-r`/`-d`, `-c` list, remove or show jobs.
         "at" | "batch" => Some(SinkInputs {
             kind: SinkKind::Shell,
-            stdin: !args
+            stdin: !["f", "l", "r", "d", "c"]
                 .iter()
-                .any(|a| a == "-f" || a == "-l" || a == "-r" || a == "-c"),
+                .any(|c| cmd.opts.named(&[c]).next().is_some()),
             args: false,
             file: false,
         }),
@@ -201,62 +201,61 @@ pub fn sink_inputs(cmd: &Command) -> Option<SinkInputs> {
     }
 }
 
-/// Arguments naming files a command writes (`tee f`, `curl -o f`, `wget -O f`).
+/// Arguments naming files a command writes (`tee f`, `curl -o f`, `wget -O f`), read with
+/// each program's grammar.
 fn written_args(cmd: &Command) -> Vec<String> {
     let Some(n) = cmd.name.as_deref() else {
         return Vec::new();
     };
-    let args = cmd.arg_texts();
-    let mut out = Vec::new();
-    let mut it = args.iter().peekable();
+    let args = cmd.args();
+    let o = &cmd.opts;
+    let values = |names: &[&str]| -> Vec<String> {
+        o.named(names)
+            .filter_map(|x| crate::model::opts::value_word(args, x))
+            .map(|w| w.text_with("\u{fffd}"))
+            // `-o -` writes to stdout.
+            .filter(|v| v != "-")
+            .collect()
+    };
+    let url_name = || {
+        o.operand_words(args)
+            .iter()
+            .rev()
+            .map(|w| w.text_with("\u{fffd}"))
+            .find(|x| x.contains("://"))
+            .and_then(|url| {
+                url.trim_end_matches('/')
+                    .rsplit('/')
+                    .next()
+                    .filter(|name| !name.contains(':'))
+                    .map(str::to_string)
+            })
+    };
     match n {
-        "tee" => out.extend(args.iter().filter(|a| !a.starts_with('-')).cloned()),
-        "curl" | "wget" | "aria2c" | "fetch" | "http" | "xh" => {
-            while let Some(a) = it.next() {
-                // Short clusters count too: `curl -fsSLo f`, `wget -qO f`.
-                let cluster_ends = |c: char| {
-                    a.starts_with('-') && !a.starts_with("--") && a.len() > 2 && a.ends_with(c)
-                };
-                let takes = match n {
-                    "curl" => a == "-o" || a == "--output" || cluster_ends('o'),
-                    "wget" => a == "-O" || a == "--output-document" || cluster_ends('O'),
-                    "aria2c" => a == "-o" || a == "--out",
-                    _ => a == "-o" || a == "--output",
-                };
-                if takes {
-                    if let Some(v) = it.next() {
-                        out.push(v.clone());
-                    }
-                } else if let Some(v) = a
-                    .strip_prefix("--output=")
-                    .or_else(|| a.strip_prefix("--output-document="))
-                {
-                    out.push(v.to_string());
-                } else if n == "curl"
-                    && (a == "-O"
-                        || a == "--remote-name"
-                        || (a.starts_with('-') && !a.starts_with("--") && a.contains('O')))
-                {
-                    // `curl -O URL` saves under the URL's last path segment.
-                    if let Some(url) = args.iter().rev().find(|x| x.contains("://"))
-                        && let Some(name) = url.trim_end_matches('/').rsplit('/').next()
-                    {
-                        out.push(name.to_string());
-                    }
-                }
+        "tee" => o
+            .operand_words(args)
+            .iter()
+            .map(|w| w.text_with("\u{fffd}"))
+            .collect(),
+        "curl" => {
+            let mut out = values(&["o", "output"]);
+            // `curl -O URL` saves under the URL's last path segment.
+            if o.flag('O', "remote-name") {
+                out.extend(url_name());
             }
-            if n == "wget"
-                && out.is_empty()
-                && let Some(url) = args.iter().rev().find(|x| x.contains("://"))
-                && let Some(name) = url.trim_end_matches('/').rsplit('/').next()
-                && !name.contains(':')
-            {
-                out.push(name.to_string());
+            out
+        }
+        "wget" => {
+            let out = values(&["O", "output-document"]);
+            match out.is_empty() {
+                true => url_name().into_iter().collect(),
+                false => out,
             }
         }
-        _ => {}
+        "aria2c" => values(&["o", "out"]),
+        "fetch" | "http" | "xh" => values(&["o", "output"]),
+        _ => Vec::new(),
     }
-    out
 }
 
 /// Files a command executes as code (`bash f`, `source f`, `./f`, `python3 f.py`).
@@ -267,17 +266,26 @@ fn executed_files(cmd: &Command) -> Vec<String> {
     {
         out.push(p);
     }
-    if let Some(s) = sink_inputs(cmd)
-        && s.file
-    {
-        let args = cmd.arg_texts();
-        let mut i = 0;
-        while i < args.len() && (args[i].starts_with('-') || args[i].starts_with('+')) {
-            i += 1;
+    let Some(s) = sink_inputs(cmd) else {
+        return out;
+    };
+    if !s.file {
+        return out;
+    }
+    let args = cmd.args();
+    let script = match cmd.name.as_deref() {
+        Some(n) if crate::model::is_shell(n) => {
+            Some(crate::model::opts::shell::shell_args(args).rest)
         }
-        if let Some(f) = args.get(i) {
-            out.push(f.clone());
-        }
+        Some("source" | ".") => Some(0),
+        Some(n) => crate::model::interp::table::lookup(n).and_then(|it| {
+            let words: Vec<Option<String>> = args.iter().map(|w| w.lit()).collect();
+            crate::model::interp::table::script_operand(it, &words)
+        }),
+        None => None,
+    };
+    if let Some(f) = script.and_then(|i| args.get(i)) {
+        out.push(f.text_with("\u{fffd}"));
     }
     out
 }

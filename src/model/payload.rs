@@ -32,19 +32,15 @@ pub fn output_of(cmd: &Command, stdin: Option<&str>) -> Option<String> {
         "echo" => cap(echo(&args)),
         "printf" => cap(printf(&args)?),
         "cat" | "tee" => {
-            let files: Vec<&String> = args
-                .iter()
-                .filter(|a| !a.starts_with('-') || a.as_str() == "-")
-                .collect();
+            // `cat` of a file prints the file; `cat`, `cat -` and `tee FILE` print stdin.
+            let files = operands(cmd);
             if name == "cat" && files.iter().any(|f| f.as_str() != "-") {
                 return None;
             }
             stdin.map(str::to_string)
         }
         "true" | ":" => Some(String::new()),
-        "pwd" if args.iter().all(|a| a.starts_with('-')) => {
-            cmd.cwd.as_ref().map(|c| format!("{c}\n"))
-        }
+        "pwd" if cmd.opts.operands.is_empty() => cmd.cwd.as_ref().map(|c| format!("{c}\n")),
         "basename" if args.len() == 1 => {
             let t = args[0].trim_end_matches('/');
             Some(format!("{}\n", t.rsplit('/').next().unwrap_or(t)))
@@ -58,13 +54,9 @@ pub fn output_of(cmd: &Command, stdin: Option<&str>) -> Option<String> {
             })
         }
         "base64" | "base32" | "basenc" => {
-            let decode = args.iter().any(|a| {
-                a == "-d"
-                    || a == "--decode"
-                    || a == "-D"
-                    || (a.starts_with('-') && !a.starts_with("--") && a.contains('d'))
-            });
-            if !decode || args.iter().any(|a| !a.starts_with('-')) || name != "base64" {
+            let o = &cmd.opts;
+            let decode = o.flag('d', "decode") || o.short('D');
+            if !decode || !o.operands.is_empty() || name != "base64" {
                 return None;
             }
             b64(stdin?)
@@ -85,6 +77,8 @@ pub fn output_of(cmd: &Command, stdin: Option<&str>) -> Option<String> {
             let plain = args
                 .iter()
                 .any(|a| a == "-p" || a == "-ps" || a == "-plain" || a == "-rp" || a == "-pr");
+            // xxd recognises options by their first letters and has no `--`: every word
+            // starting with `-` is an option, the others are files.
             if rev && plain && args.iter().all(|a| a.starts_with('-')) {
                 hex(stdin?)
             } else {
@@ -107,7 +101,15 @@ pub fn output_of(cmd: &Command, stdin: Option<&str>) -> Option<String> {
             }
             Some(out)
         }
-        "tr" => tr(&args, stdin?),
+        "tr" => {
+            // Only `tr SET1 SET2` and `tr -d SET` are evaluated.
+            let o = &cmd.opts;
+            let delete = o.flag('d', "delete");
+            if o.all().count() != usize::from(delete) {
+                return None;
+            }
+            tr(delete, &operands(cmd), stdin?)
+        }
         _ => None,
     }
 }
@@ -120,17 +122,17 @@ pub fn is_decoder(cmd: &Command) -> bool {
     };
     let args = cmd.arg_texts();
     let has = |f: &str| args.iter().any(|a| a == f);
-    let short = |c: char| {
-        args.iter()
-            .any(|a| a.starts_with('-') && !a.starts_with("--") && a.contains(c))
-    };
+    let o = &cmd.opts;
     match n {
-        "base64" | "base32" | "basenc" => short('d') || short('D') || has("--decode"),
-        "xxd" => short('r') || has("-revert"),
+        "base64" | "base32" | "basenc" => o.flag('d', "decode") || o.short('D'),
+        // xxd recognises an option by its first letters: `-r`, `-revert`, `-rp`.
+        "xxd" => args
+            .iter()
+            .any(|a| a.strip_prefix('-').is_some_and(|b| b.starts_with('r'))),
         "openssl" => has("-d"),
         "uudecode" | "rev" | "zcat" | "gunzip" | "bzcat" | "bunzip2" | "unxz" | "xzcat"
         | "zstdcat" | "unzip" => true,
-        "gzip" | "xz" | "zstd" | "bzip2" => short('d') || has("--decompress"),
+        "gzip" | "xz" | "zstd" | "bzip2" => o.flag('d', "decompress"),
         "tr" => !args.is_empty(),
         // printf only hides text when it expands escapes (`\x72`, `\162`, `%b`).
         "printf" => args.iter().any(|a| {
@@ -158,6 +160,7 @@ fn echo(args: &[String]) -> String {
     let mut i = 0;
     while i < args.len() {
         let a = &args[i];
+        // echo's whole grammar: leading words made of `n`, `e`, `E` only; no `--`.
         if a.len() > 1 && a.starts_with('-') && a[1..].chars().all(|c| "neE".contains(c)) {
             for c in a[1..].chars() {
                 match c {
@@ -309,13 +312,23 @@ fn tr_set(s: &str) -> Option<Vec<char>> {
     Some(out)
 }
 
-fn tr(args: &[String], input: &str) -> Option<String> {
-    match args {
-        [flag, set] if flag == "-d" => {
+/// The operand texts of a command, read with its grammar.
+fn operands(cmd: &Command) -> Vec<String> {
+    cmd.opts
+        .operand_words(cmd.args())
+        .iter()
+        .map(|w| w.text_with("\u{fffd}"))
+        .collect()
+}
+
+/// `tr -d SET` (`delete`) or `tr SET1 SET2` over `input`.
+fn tr(delete: bool, sets: &[String], input: &str) -> Option<String> {
+    match sets {
+        [set] if delete => {
             let set = tr_set(set)?;
             Some(input.chars().filter(|c| !set.contains(c)).collect())
         }
-        [a, b] if !a.starts_with('-') => {
+        [a, b] if !delete => {
             let from = tr_set(a)?;
             let to = tr_set(b)?;
             let last = *to.last()?;
@@ -365,7 +378,7 @@ mod tests {
 
     #[test]
     fn tr_rot13_round_trips() {
-        let enc = tr(&s(&["A-Za-z", "N-ZA-Mn-za-m"]), "ez -es /").unwrap_or_default();
+        let enc = tr(false, &s(&["A-Za-z", "N-ZA-Mn-za-m"]), "ez -es /").unwrap_or_default();
         assert_eq!(enc, "rm -rf /");
     }
 }

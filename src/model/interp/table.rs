@@ -728,6 +728,35 @@ pub enum CodeSource {
     File,
 }
 
+/// The index of the script file an interpreter runs (`python3 -u x.py` → 1), read with the
+/// interpreter's own options (values skipped, `--` honoured); `None` for inline code, a
+/// module (`-m`), stdin, or a script known only at run time.
+pub fn script_operand(it: &Interpreter, args: &[Option<String>]) -> Option<usize> {
+    if code_source(it, args) != CodeSource::File || it.subcommand.is_some() {
+        return None;
+    }
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        let a = a.as_deref()?;
+        if a == "--" {
+            return (i + 1 < args.len()).then_some(i + 1);
+        }
+        if !a.starts_with('-') || a.len() == 1 {
+            return Some(i);
+        }
+        let opt = match it.style {
+            Style::Getopt => read_getopt(it, a),
+            Style::PowerShell => read_powershell(it, a),
+        };
+        match opt {
+            Opt::Value => i += 2,
+            Opt::Flag => i += 1,
+            Opt::Code(_) | Opt::NotInline | Opt::Opaque => return None,
+        }
+    }
+    None
+}
+
 /// Where `args` make the interpreter read its code, by the same grammar as [`inline_code`].
 pub fn code_source(it: &Interpreter, args: &[Option<String>]) -> CodeSource {
     const MARK: &str = "\u{0}stdin";

@@ -167,7 +167,7 @@ pub static FIND: Grammar = Grammar {
 
 /// `curl` (long names exact: curl does not resolve abbreviations).
 pub static CURL: Grammar = Grammar {
-    short_values: "AbcCdDeEFHKmoOQrTuUwxXyYz",
+    short_values: "AbcCdDeEFHKmoQrTuUwxXyYz",
     longs: &[
         value("data"),
         value("data-binary"),
@@ -1132,6 +1132,52 @@ pub static AWK: Grammar = Grammar {
         flag("version"),
     ],
     stop_at_operand: true,
+    ..Grammar::GNU
+};
+
+/// `base64`, `base32`, `basenc` (GNU coreutils).
+pub static BASE64: Grammar = Grammar {
+    short_values: "w",
+    longs: &[
+        flag("decode"),
+        flag("ignore-garbage"),
+        value("wrap"),
+        flag("help"),
+        flag("version"),
+    ],
+    ..Grammar::GNU
+};
+
+/// `tr` (GNU coreutils).
+pub static TR: Grammar = Grammar {
+    longs: &[
+        flag("complement"),
+        flag("delete"),
+        flag("squeeze-repeats"),
+        flag("truncate-set1"),
+        flag("help"),
+        flag("version"),
+    ],
+    ..Grammar::GNU
+};
+
+/// `at`, `batch` (`-f FILE`, `-q QUEUE`, `-t TIME`).
+pub static AT: Grammar = Grammar {
+    short_values: "fqtu",
+    ..Grammar::GNU
+};
+
+/// httpie (`http`, `https`) and `xh`: `-o FILE`.
+pub static HTTPIE: Grammar = Grammar {
+    short_values: "oa",
+    longs: &[value("output"), value("auth"), value("session")],
+    abbreviate: false,
+    ..Grammar::GNU
+};
+
+/// BSD `fetch`: `-o FILE`.
+pub static FETCH: Grammar = Grammar {
+    short_values: "oNST",
     ..Grammar::GNU
 };
 
@@ -2715,6 +2761,11 @@ pub static PROGRAMS: &[(&[&str], &Grammar)] = &[
     (&["rsync"], &RSYNC),
     (&["scp"], &SCP),
     (&["ssh-keygen"], &SSH_KEYGEN),
+    (&["base64", "base32", "basenc"], &BASE64),
+    (&["tr"], &TR),
+    (&["at", "batch"], &AT),
+    (&["http", "https", "xh"], &HTTPIE),
+    (&["fetch"], &FETCH),
     (&["rg"], &RG),
     (&["man"], &MAN),
     (&["ag"], &AG),
@@ -2909,6 +2960,107 @@ mod tests {
             for n in *names {
                 assert!(seen.insert(*n), "{n} has two grammars");
             }
+        }
+    }
+
+    /// The first operand (the command a wrapper runs) and whether `-c`/`--long` was given.
+    fn read(prog: &str, argv: &[&str], c: char, long: &str) -> (Option<String>, bool) {
+        let a = words(argv);
+        let o = super::super::parse_program(Some(prog), &a);
+        let first = o.operands.first().and_then(|&i| a[i].lit());
+        (first, o.flag(c, long))
+    }
+
+    #[test]
+    fn sudo_reads_every_spelling_of_its_options() {
+        for argv in [
+            &["-S", "id"][..],
+            &["--stdin", "id"],
+            &["--st", "id"],
+            &["--std", "id"],
+            &["--stdi", "id"],
+            &["-kS", "id"],
+            &["-Su", "root", "id"],
+            &["-u", "#1000", "-S", "id"],
+            &["-u#1000", "-S", "id"],
+            &["-u", "#-1", "-S", "id"],
+            &["-h", "-S", "id"],
+            &["-a", "pam", "-S", "id"],
+            &["-c", "class", "-S", "id"],
+        ] {
+            assert_eq!(
+                read("sudo", argv, 'S', "stdin"),
+                (Some("id".into()), true),
+                "{argv:?}"
+            );
+        }
+        for argv in [
+            &["-A", "id"][..],
+            &["--askpass", "id"],
+            &["--ask", "id"],
+            &["-kA", "id"],
+            &["-Au", "root", "id"],
+        ] {
+            assert_eq!(
+                read("sudo", argv, 'A', "askpass"),
+                (Some("id".into()), true),
+                "{argv:?}"
+            );
+        }
+        for argv in [
+            &["-u", "-A", "id"][..],
+            &["-p", "-A", "id"],
+            &["-Eu", "-A", "id"],
+            &["-iu", "-A", "id"],
+            &["-hhost", "id", "-A"],
+            &["--", "id", "-A"],
+            &["--s", "id"],
+        ] {
+            let (_, asked) = read("sudo", argv, 'A', "askpass");
+            assert!(!asked, "{argv:?}");
+        }
+    }
+
+    #[test]
+    fn wrappers_find_their_command_in_every_spelling() {
+        let cases: &[(&str, &[&str])] = &[
+            ("env", &["-u", "HOME", "rm"]),
+            ("env", &["--uns", "HOME", "rm"]),
+            ("env", &["-iu", "X", "rm"]),
+            ("env", &["-C", "/tmp", "rm"]),
+            ("env", &["-P", "/bin", "rm"]),
+            ("env", &["-a", "x", "rm"]),
+            ("env", &["-0v", "rm"]),
+            ("env", &["--block-signal=INT", "rm"]),
+            ("timeout", &["-sKILL", "5", "rm"]),
+            ("timeout", &["--sig=KILL", "5", "rm"]),
+            ("timeout", &["-k", "1", "5", "rm"]),
+            ("timeout", &["-vfp", "5", "rm"]),
+            ("nice", &["-n5", "rm"]),
+            ("nice", &["-n", "-5", "rm"]),
+            ("nice", &["--adj", "5", "rm"]),
+            ("nice", &["-5", "rm"]),
+            ("nohup", &["--", "rm"]),
+            ("setsid", &["-cfw", "rm"]),
+            ("setsid", &["--fork", "--wait", "rm"]),
+            ("stdbuf", &["-oL", "rm"]),
+            ("stdbuf", &["--out", "L", "rm"]),
+            ("ionice", &["-c3", "rm"]),
+            ("ionice", &["--class", "idle", "rm"]),
+            ("chrt", &["-T", "1000", "-P", "2000", "-d", "0", "rm"]),
+            ("taskset", &["-c", "0,1", "rm"]),
+            ("doas", &["-C", "/etc/doas.conf", "rm"]),
+            ("doas", &["-u", "root", "rm"]),
+        ];
+        for (prog, argv) in cases {
+            let a = words(argv);
+            let o = super::super::parse_program(Some(prog), &a);
+            let ops: Vec<String> = o.operands.iter().filter_map(|&i| a[i].lit()).collect();
+            assert_eq!(
+                ops.last().map(String::as_str),
+                Some("rm"),
+                "{prog} {argv:?}"
+            );
         }
     }
 
