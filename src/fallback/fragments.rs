@@ -258,35 +258,10 @@ macro_rules! perl_i {
         r#"\b(?:perl|ruby)[ \t](?:[^\n;&|]*?[ \t])?-[a-zA-Z]*i\S*[ \t](?:[^\n;&|]*?[ \t])?['"]?"#
     };
 }
-/// Recursive `rm` of a target, with the recursive flag before or after it.
-macro_rules! rm_rec_of {
-    ($target:expr) => {
-        concat!(
-            lb!(),
-            "(?P<m>",
-            prog!(),
-            r#"rm['"]?"#,
-            args!(),
-            "(?:",
-            sp!(),
-            rec_rm!(),
-            args!(),
-            sp!(),
-            $target,
-            "|",
-            sp!(),
-            $target,
-            args!(),
-            sp!(),
-            rec_rm!(),
-            "))",
-            end!()
-        )
-    };
-}
-/// Recursive `chmod`/`chown` of a target, with the recursive flag before or after it.
-macro_rules! ch_rec_of {
-    ($prog:expr, $target:expr) => {
+/// `$prog` with the recursive flag `$flag` and the target `$target`, in either order, as
+/// the hit `m`.
+macro_rules! rec_of {
+    ($prog:expr, $flag:expr, $target:expr) => {
         concat!(
             lb!(),
             "(?P<m>",
@@ -295,7 +270,7 @@ macro_rules! ch_rec_of {
             args!(),
             "(?:",
             sp!(),
-            rec_ch!(),
+            $flag,
             args!(),
             sp!(),
             $target,
@@ -304,9 +279,21 @@ macro_rules! ch_rec_of {
             $target,
             args!(),
             sp!(),
-            rec_ch!(),
+            $flag,
             "))",
             end!()
         )
+    };
+}
+/// Recursive `rm` of a target, with the recursive flag before or after it.
+macro_rules! rm_rec_of {
+    ($target:expr) => {
+        rec_of!(r#"rm['"]?"#, rec_rm!(), $target)
+    };
+}
+/// Recursive `chmod`/`chown` of a target, with the recursive flag before or after it.
+macro_rules! ch_rec_of {
+    ($prog:expr, $target:expr) => {
+        rec_of!($prog, rec_ch!(), $target)
     };
 }
