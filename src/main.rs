@@ -14,10 +14,11 @@ fn main() {
     std::process::exit(cli::main());
 }
 
-/// mimalloc asks for transparent huge pages on its arenas; a hook process lives a few
-/// milliseconds, and each 2 MiB page it touches only inflates its peak RSS (16 MB with them,
-/// 10 MB without, for `shellgate check 'ls'`). The same switch mimalloc's `allow_thp` option
-/// flips, set before the analysis allocates.
+/// A hook process lives a few milliseconds, and each 2 MiB transparent huge page it
+/// touches only inflates its peak RSS. mimalloc is built with `no_thp` (Cargo.toml), so it
+/// never madvises its arenas for huge pages; this flag also keeps kernels whose THP mode is
+/// `always` from backing later mappings with them. (It comes after mimalloc's first arena,
+/// which `no_thp` alone covers.)
 fn no_huge_pages() {
     #[cfg(target_os = "linux")]
     {
