@@ -148,6 +148,39 @@ fn approvals_round_trip_through_sqlite() {
     assert!(other.all_approvals(0).unwrap().is_empty());
 }
 
+/// A hook process is usually the database's only connection. Closing it must not
+/// checkpoint and delete the WAL (four fsyncs and two file creations per hook call); the
+/// next process reads the rows straight from the kept WAL.
+#[test]
+fn closing_the_last_connection_keeps_the_wal_and_loses_no_row() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("state.db");
+    let wal = dir.path().join("state.db-wal");
+    let cfg = LoadedConfig::defaults();
+    for i in 0..3 {
+        let mut store = SqliteStore::new(&db);
+        policy::evaluate(
+            &req(&format!("git reset --hard # {i}"), "s1"),
+            &cfg,
+            &mut store,
+        );
+        drop(store);
+        assert!(
+            wal.exists(),
+            "the WAL was checkpointed away on close (call {i})"
+        );
+    }
+    let mut other = SqliteStore::new(&db);
+    let log = other
+        .query(&LogQuery {
+            session: Some("s1".into()),
+            ..LogQuery::default()
+        })
+        .unwrap();
+    assert_eq!(log.len(), 3, "{log:?}");
+    policy::sqlite::integrity_check(&db).unwrap();
+}
+
 #[test]
 fn unwritable_database_is_reported_and_decides_from_the_analysis() {
     let dir = tempfile::tempdir().unwrap();

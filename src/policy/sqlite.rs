@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use rusqlite::config::DbConfig;
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::store::{
@@ -87,6 +88,12 @@ impl SqliteStore {
                 .map_err(|x| e("cannot switch to WAL", &path, x))?;
             c.pragma_update(None, "synchronous", "NORMAL")
                 .map_err(|x| e("cannot set synchronous", &path, x))?;
+            // A hook process is usually the only connection, so closing it would checkpoint
+            // the WAL, fsync four times and delete the -wal/-shm files, only for the next
+            // call to create them again (most of a hook's wall time). The WAL stays instead;
+            // SQLite's auto-checkpoint still folds it into the database every 1,000 pages.
+            c.set_db_config(DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, true)
+                .map_err(|x| e("cannot keep the WAL on close", &path, x))?;
             c.execute_batch(SCHEMA)
                 .map_err(|x| e("cannot create the tables", &path, x))?;
             self.conn = Some(c);
