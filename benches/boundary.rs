@@ -3,10 +3,10 @@
 //! (the independent scan plus the comparison with the lowered model). Inputs: fixed commands
 //! of several shapes and, when `../shared/corpora/` is present, a batch of real commands.
 
-use std::path::PathBuf;
-
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use shellgate::{Context, analyze, boundary, syntax};
+
+mod support;
 
 const FIXED: &[(&str, &str)] = &[
     ("simple", "ls -la /tmp"),
@@ -24,29 +24,13 @@ const FIXED: &[(&str, &str)] = &[
     ),
 ];
 
-fn corpus(limit: usize) -> Vec<String> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora/tldr.jsonl");
-    let Ok(text) = std::fs::read_to_string(&path) else {
-        eprintln!(
-            "benches: {} not found; skipping the corpus batch",
-            path.display()
-        );
-        return Vec::new();
-    };
-    text.lines()
-        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-        .filter_map(|v| v.get("cmd").and_then(|c| c.as_str()).map(str::to_string))
-        .take(limit)
-        .collect()
-}
-
 fn bench(c: &mut Criterion) {
     let ctx = Context::fixture();
     let mut inputs: Vec<(String, Vec<String>)> = FIXED
         .iter()
         .map(|(n, c)| (n.to_string(), vec![c.to_string()]))
         .collect();
-    let batch = corpus(1000);
+    let batch = support::corpus("tldr.jsonl", 1000);
     if !batch.is_empty() {
         inputs.push(("tldr_1000".into(), batch));
     }

@@ -8,18 +8,18 @@
 //! two builds can be diffed command by command.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 
 use shellgate::{Context, analyze};
+
+#[path = "../benches/support/mod.rs"]
+mod support;
 
 fn main() {
     let samples: usize = std::env::args()
         .nth(1)
         .and_then(|a| a.parse().ok())
         .unwrap_or(5);
-    let dir = std::env::var_os("SHELLGATE_CORPORA")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora"));
+    let dir = support::corpora_dir();
     let mut dump = std::env::var_os("FP_REPORT_DUMP").and_then(|p| std::fs::File::create(p).ok());
     let ctx = Context::fixture();
     for file in ["tldr.jsonl", "nl2bash.jsonl"] {

@@ -4,12 +4,13 @@
 //!
 //! Run: `cargo run --release --example regex_compare`
 
-use std::path::PathBuf;
-
 use shellgate::{Context, Decision, analyze, fallback};
 
+#[path = "../benches/support/mod.rs"]
+mod support;
+
 fn main() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora");
+    let dir = support::corpora_dir();
     let ctx = Context::fixture();
     for file in ["tldr.jsonl", "nl2bash.jsonl"] {
         let Ok(text) = std::fs::read_to_string(dir.join(file)) else {
