@@ -191,6 +191,13 @@ const CHUNK_LINES: usize = 4096;
 /// error, and the policy's warnings (printed in input order by the caller).
 type Judged = (String, bool, Vec<String>);
 
+/// A batch line read for its `cmd` alone; other fields are skipped unread.
+#[derive(serde::Deserialize)]
+struct CmdLine<'a> {
+    #[serde(borrow)]
+    cmd: std::borrow::Cow<'a, str>,
+}
+
 /// Everything a batch line is judged with.
 struct Batch<'a> {
     args: &'a CheckArgs,
@@ -210,16 +217,27 @@ impl Batch<'_> {
         if line.trim().is_empty() {
             return None;
         }
-        let v: serde_json::Value = match serde_json::from_str(line) {
-            Ok(v) => v,
-            Err(e) => {
-                let msg = format!("line {lineno} is not JSON: {e}");
-                return Some((error_line(None, &msg), true, Vec::new()));
+        // Straight to the one field, borrowed where it has no escapes; any line this does
+        // not read (not an object, no or a non-string `cmd`, a repeated key) goes through
+        // the general reading below, which says what is wrong or takes the last `cmd`.
+        let fast = serde_json::from_str::<CmdLine>(line).ok();
+        let general;
+        let cmd: &str = match &fast {
+            Some(l) => &l.cmd,
+            None => {
+                general = match serde_json::from_str::<serde_json::Value>(line) {
+                    Ok(v) => v,
+                    Err(e) => {
+                        let msg = format!("line {lineno} is not JSON: {e}");
+                        return Some((error_line(None, &msg), true, Vec::new()));
+                    }
+                };
+                let Some(cmd) = general.get("cmd").and_then(|c| c.as_str()) else {
+                    let msg = format!("line {lineno} has no string field \"cmd\"");
+                    return Some((error_line(None, &msg), true, Vec::new()));
+                };
+                cmd
             }
-        };
-        let Some(cmd) = v.get("cmd").and_then(|c| c.as_str()) else {
-            let msg = format!("line {lineno} has no string field \"cmd\"");
-            return Some((error_line(None, &msg), true, Vec::new()));
         };
         let v = verdict(self.args, cmd, self.ctx, self.cfg, store);
         let warnings = v.warnings.clone();

@@ -920,6 +920,27 @@ fn wrapper_value(w: &WrapperUse, opt: &Opt) -> Option<String> {
     }
 }
 
+/// The entries of [`HOOK_OPTIONS`] that name `name`, in table order. Indexed once: every
+/// lowered command asks, most of them for a program with no hook option.
+fn hook_options_of(name: &str) -> &'static [&'static HookOption] {
+    static INDEX: std::sync::LazyLock<
+        std::collections::HashMap<&'static str, Vec<&'static HookOption>>,
+    > = std::sync::LazyLock::new(|| {
+        let mut index: std::collections::HashMap<&'static str, Vec<&'static HookOption>> =
+            std::collections::HashMap::new();
+        for h in HOOK_OPTIONS {
+            for &p in h.programs {
+                let list = index.entry(p).or_default();
+                if !list.last().is_some_and(|l| std::ptr::eq(*l, h)) {
+                    list.push(h);
+                }
+            }
+        }
+        index
+    });
+    INDEX.get(name).map_or(&[], Vec::as_slice)
+}
+
 fn option_hooks(
     name: &str,
     o: &Opts,
@@ -927,7 +948,7 @@ fn option_hooks(
     operand: impl Fn(usize) -> Option<String>,
 ) -> Vec<HookUse> {
     let mut out = Vec::new();
-    for h in HOOK_OPTIONS.iter().filter(|h| h.programs.contains(&name)) {
+    for h in hook_options_of(name) {
         let found: Vec<HookUse> = match h.at {
             At::Options(names) => o
                 .all()

@@ -2,8 +2,8 @@
 //! (`delete`, `destroy`, `purge`, `drop`, `wipe`, ...) of any resource-managing CLI.
 
 use crate::declare_rule;
-use crate::model::Command;
 use crate::model::opts::{Opts, grammars};
+use crate::model::{Command, Piece};
 use crate::rules::util::route;
 use crate::rules::{Cx, Finding, Rule};
 
@@ -833,8 +833,48 @@ fn verb_program(name: &str, cmd: &Command, r: &Reading) -> Option<String> {
         })
 }
 
+/// Whether `destroys` could find anything: a program of `VERB_PROGRAMS`, or among the
+/// subcommand path and the operands a word that `verb_meaning` could accept (its last `:`
+/// segment a verb of `LEXICON`, `PROGRAM_VERBS` or `TASK_VERBS`, or a destroy verb with a
+/// suffix). A superset of what the full reading accepts, checked without allocating: most
+/// commands name no verb at all, and the reading costs a dozen strings per command.
+fn may_name_a_verb(name: &str, cmd: &Command) -> bool {
+    if VERB_PROGRAMS.iter().any(|p| p.names.contains(&name)) {
+        return true;
+    }
+    let opts = &cmd.opts;
+    let args = cmd.args();
+    opts.subcommand.iter().any(|(s, _)| may_be_verb(s))
+        || opts
+            .operands
+            .iter()
+            .filter_map(|&i| args.get(i))
+            .any(|w| match w.pieces.as_slice() {
+                [Piece::Lit { text, .. }] => may_be_verb(text),
+                _ => may_be_verb(&w.text_with("\u{fffd}")),
+            })
+}
+
+fn may_be_verb(word: &str) -> bool {
+    let last = word.rsplit(':').next().unwrap_or(word);
+    LEXICON.iter().any(|v| {
+        last.eq_ignore_ascii_case(v.word)
+            || (last.len() > v.word.len() + 1
+                && last
+                    .get(..v.word.len())
+                    .is_some_and(|p| p.eq_ignore_ascii_case(v.word))
+                && matches!(last.as_bytes().get(v.word.len()), Some(b'-' | b'_')))
+    }) || TASK_VERBS
+        .iter()
+        .chain(PROGRAM_VERBS.iter().map(|(_, v, _)| v))
+        .any(|v| last.eq_ignore_ascii_case(v))
+}
+
 fn destroys(cmd: &Command) -> Option<String> {
     let name = cmd.name.as_deref()?;
+    if !may_name_a_verb(name, cmd) {
+        return None;
+    }
     let opts = &cmd.opts;
     let mut ops: Vec<String> = opts
         .operand_words(cmd.args())
