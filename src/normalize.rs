@@ -137,6 +137,23 @@ pub fn identity(original: &str) -> Normalized {
 
 /// Normalise `original`; never panics and runs in linear time.
 pub fn normalize(original: &str) -> Normalized {
+    // Printable ASCII (tabs and newlines allowed) with no `\`+newline is normal already:
+    // nothing to strip, no CR, and NFKC keeps ASCII. Most commands are; they skip the
+    // continuation scan and the NFKC pass (`full` gives the same result, see the tests).
+    if is_plain_ascii(original) {
+        return identity(original);
+    }
+    full(original)
+}
+
+fn is_plain_ascii(text: &str) -> bool {
+    text.bytes()
+        .all(|b| matches!(b, 0x20..=0x7e | b'\t' | b'\n'))
+        && !text.contains("\\\n")
+}
+
+/// Every stage, whatever the text.
+fn full(original: &str) -> Normalized {
     let stripped = strip_controls(original);
     let mut stage = Nfkc::new(&stripped.text, &stripped.chunks);
     stage.run();
@@ -609,6 +626,43 @@ mod tests {
     use super::*;
     use crate::Span;
     use proptest::prelude::*;
+
+    #[test]
+    fn plain_ascii_shortcut_gives_what_every_stage_gives() {
+        for t in [
+            "",
+            "ls -la",
+            "  echo 'a\tb' \"$x\" # c\n",
+            "cat <<EOF\nbody",
+            "cat <<'EOF'\nx\nEOF\n",
+            "echo a\\b \\\\",
+            "printf '%s\n' ~ * ? [a] {a,b} $((1+2))",
+        ] {
+            assert!(is_plain_ascii(t), "{t:?}");
+            assert_eq!(normalize(t), full(t), "{t:?}");
+        }
+        for t in [
+            "a\\\nb",
+            "a\r\nb",
+            "a\x1b[0mb",
+            "a\0b",
+            "é",
+            "a\x7fb",
+            "a\x01b",
+        ] {
+            assert!(!is_plain_ascii(t), "{t:?}");
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn plain_ascii_shortcut_matches_every_stage_on_generated_text(
+            t in "[ -~\t\n]{0,60}",
+        ) {
+            prop_assume!(is_plain_ascii(&t));
+            prop_assert_eq!(normalize(&t), full(&t));
+        }
+    }
 
     fn orig_slice<'a>(original: &'a str, n: &Normalized, start: usize, end: usize) -> &'a str {
         let span = n.span_to_original(start, end);
