@@ -151,7 +151,10 @@ mod tests {
     #[test]
     fn only_hook_and_a_known_harness_skip_clap() {
         assert_eq!(exact(&["hook", "claude"]), Some(Harness::Claude));
-        assert_eq!(exact(&["hook", "hermes-plugin"]), Some(Harness::HermesPlugin));
+        assert_eq!(
+            exact(&["hook", "hermes-plugin"]),
+            Some(Harness::HermesPlugin)
+        );
         for args in [
             &["hook"][..],
             &["hook", "--help"],

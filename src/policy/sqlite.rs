@@ -145,7 +145,9 @@ impl SqliteStore {
         if c.busy_timeout(FOLD_BUSY_TIMEOUT).is_ok() {
             // The row is (busy, frames in the WAL, frames checkpointed); busy or an error
             // both mean "later".
-            let _ = c.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| r.get::<_, i64>(0));
+            let _ = c.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| {
+                r.get::<_, i64>(0)
+            });
         }
         // Restoring the long wait matters for the next statement on this connection; if
         // even that fails, drop the connection so the next use opens (and sets) it anew.
