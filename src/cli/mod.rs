@@ -32,7 +32,8 @@ const EXIT_CODES: &str = "Exit codes:
   2   deny: the command must not run (check, explain)
   64  usage error: bad arguments, an unknown rule, unreadable or invalid input
       (a command on stdin that is not UTF-8, a corpus file that does not parse)
-  70  internal error: a bug in shellgate; please report it
+  70  internal error: a bug in shellgate (please report it), or an answer
+      of allow or success that could not be written to stdout
 
 Errors are printed to stderr as `shellgate: WHAT WENT WRONG; WHAT TO DO`.
 Input that cannot be read is never allowed: it exits 64, and with --json
@@ -173,14 +174,34 @@ pub fn context_from(cwd: Option<&str>, home: Option<&str>) -> shellgate::Context
 }
 
 /// Write a subcommand's text to stdout or the terminal; text with several parts is built
-/// first with `fmt::Write` and `?` (`render::render`). This is the one place a failed write
-/// is dropped: when the reader has gone (a closed pipe, `| head`) nobody is left to tell,
-/// and the exit code still carries the answer. Other failures get a line on stderr.
-pub fn emit(w: &mut impl std::io::Write, text: std::fmt::Arguments<'_>) {
-    if let Err(e) = w.write_fmt(text)
-        && e.kind() != std::io::ErrorKind::BrokenPipe
-    {
+/// first with `fmt::Write` and `?` (`render::render`). A failure is returned for the caller
+/// to turn into its exit code with [`unwritten`]; it gets a line on stderr unless the reader
+/// has gone (a closed pipe, `| head`), when nobody is left to tell.
+pub fn emit(w: &mut impl std::io::Write, text: std::fmt::Arguments<'_>) -> std::io::Result<()> {
+    w.write_fmt(text).inspect_err(report_write)
+}
+
+/// Flush buffered output ([`emit`] into a `BufWriter`), reporting a failure the same way.
+pub fn flush(w: &mut impl std::io::Write) -> std::io::Result<()> {
+    w.flush().inspect_err(report_write)
+}
+
+fn report_write(e: &std::io::Error) {
+    if e.kind() != std::io::ErrorKind::BrokenPipe {
         eprintln!("shellgate: could not write the output: {e}");
+    }
+}
+
+/// The exit code of a subcommand that would have exited `code` but could not write its
+/// output. A closed pipe keeps `code`: the reader chose to stop, and the exit code still
+/// carries the answer. Any other failure never leaves success behind: allow (or plain
+/// success) becomes [`EXIT_INTERNAL`], while ask, deny and failure codes stay, so a lost
+/// write can only make the answer stricter.
+pub fn unwritten(e: &std::io::Error, code: i32) -> i32 {
+    if e.kind() == std::io::ErrorKind::BrokenPipe || code != EXIT_ALLOW {
+        code
+    } else {
+        EXIT_INTERNAL
     }
 }
 
