@@ -248,3 +248,51 @@ pub fn read_command(arg: &str) -> Result<String, String> {
         )
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Cli;
+    use clap::CommandFactory;
+    use shellgate::model::opts::grammars::SHELLGATE;
+    use shellgate::model::opts::{Grammar, Takes};
+
+    /// Options and subcommands the CLI accepts that `g` does not declare with the same arity.
+    fn drift(cmd: &clap::Command, g: &Grammar, path: &str, out: &mut Vec<String>) {
+        for a in cmd.get_arguments() {
+            let takes = a.get_action().takes_values();
+            if let Some(l) = a.get_long() {
+                let declared = g.longs.iter().find(|x| x.name == l);
+                if declared.is_none_or(|x| (x.takes == Takes::Value) != takes) {
+                    out.push(format!("{path} --{l} (takes a value: {takes})"));
+                }
+            }
+            if let Some(c) = a.get_short()
+                && g.short_values.contains(c) != takes
+            {
+                out.push(format!("{path} -{c} (takes a value: {takes})"));
+            }
+        }
+        for sub in cmd.get_subcommands() {
+            let name = sub.get_name();
+            match g.subcommands.iter().find(|s| s.names.contains(&name)) {
+                // `help`'s own "subcommands" are the topics it names: operands.
+                Some(_) if name == "help" => {}
+                Some(s) => drift(sub, s.grammar, &format!("{path} {name}"), out),
+                None => out.push(format!("{path} {name} (subcommand)")),
+            }
+        }
+    }
+
+    #[test]
+    fn the_shellgate_grammar_declares_every_option_the_cli_accepts() {
+        let mut cli = Cli::command();
+        cli.build();
+        let mut out = Vec::new();
+        drift(&cli, &SHELLGATE, "shellgate", &mut out);
+        assert!(
+            out.is_empty(),
+            "src/model/opts/grammars.rs SHELLGATE lacks:\n{}",
+            out.join("\n")
+        );
+    }
+}

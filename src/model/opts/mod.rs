@@ -78,7 +78,8 @@ pub enum Signals {
     /// No such spelling.
     None,
     /// `kill`: the first option word that is not one of its own options is the signal
-    /// (`-9`, `-KILL`, `-Kill`); later `-N` words are negative pids (process groups).
+    /// (`-9`, `-KILL`, `-Kill`); later `-N` and `-$PID` words are negative pids (process
+    /// groups).
     FirstWord,
     /// `pkill`, `killall`: `-N` or an all-capitals `-NAME` anywhere is the signal.
     Spelled,
@@ -112,6 +113,18 @@ pub struct Grammar {
     /// Bash's escape) or `-` is one option named by the rest, case-insensitively (recorded
     /// in lower case, as a long option); no bundles; a value is the next word.
     pub windows: bool,
+    /// Short options whose value is the last option: every word after it is an operand
+    /// (`python3 -c CODE -m x`, `python3 -m mod -v`: the rest is the code's or the module's
+    /// argv).
+    pub ends_options: &'static str,
+    /// When not empty, a word is an option only when every letter after its `-` is one of
+    /// these; any other word, `--` included, is the first operand and ends the options
+    /// (bash's `echo`: `-neE` letters only, no `--`).
+    pub only_letters: &'static str,
+    /// Each option word is one option named by its first letter, the rest ignored (`xxd`:
+    /// `-r`, `-revert` and `-rp` are all `-r`; `--r` is `-r`); a letter in
+    /// [`Grammar::short_values`] takes the rest of the word, else the next word.
+    pub first_letter: bool,
 }
 
 impl Grammar {
@@ -127,6 +140,9 @@ impl Grammar {
         other_sub: None,
         signals: Signals::None,
         windows: false,
+        ends_options: "",
+        only_letters: "",
+        first_letter: false,
     };
 
     fn long(&self, name: &str) -> Option<&Long> {
@@ -168,8 +184,11 @@ pub struct Value {
 /// One option as read.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Opt {
-    /// The short letter (`"f"`) or the long name resolved from abbreviations (`"force"`).
+    /// The short letter (`"f"`) or the long name resolved from abbreviations (`"force"`);
+    /// `signal` for a signal spelled as an option word (`kill -9`, see [`Signals`]).
     pub name: String,
+    /// Written as a long option (`--name`, or `-name` in a one-dash grammar); false for a
+    /// short letter and for a signal word (`-9`).
     pub long: bool,
     /// Index (in the arguments) of the word the option is in.
     pub word: usize,
@@ -381,6 +400,15 @@ pub fn parse(g: &'static Grammar, args: &[Word]) -> Opts {
             continue;
         }
         let text = if whole { head } else { w.text_with("\u{fffd}") };
+        if !g.only_letters.is_empty()
+            && !text
+                .get(1..)
+                .is_some_and(|b| !b.is_empty() && b.chars().all(|c| g.only_letters.contains(c)))
+        {
+            out.operands.push(here);
+            only_operands = true;
+            continue;
+        }
         if text == "--" {
             out.end_of_options = Some(here);
             only_operands = true;
@@ -391,7 +419,8 @@ pub fn parse(g: &'static Grammar, args: &[Word]) -> Opts {
             match sig {
                 Some(body) => out.globals.push(Opt {
                     name: "signal".into(),
-                    long: true,
+                    // Spelled as an option word (`-9`), not as `--signal`.
+                    long: false,
                     word: here,
                     value: Some(Value {
                         word: here,
@@ -399,6 +428,35 @@ pub fn parse(g: &'static Grammar, args: &[Word]) -> Opts {
                     }),
                 }),
                 None => out.operands.push(here),
+            }
+            continue;
+        }
+        if g.first_letter {
+            let body = text
+                .strip_prefix("--")
+                .unwrap_or_else(|| text.get(1..).unwrap_or_default());
+            if let Some(c) = body.chars().next() {
+                let rest = body.get(c.len_utf8()..).unwrap_or_default();
+                let value = g.short_values.contains(c).then(|| {
+                    value_at(
+                        here,
+                        Some(rest).filter(|r| !r.is_empty()),
+                        Takes::Value,
+                        &mut i,
+                        args.len(),
+                    )
+                });
+                let opt = Opt {
+                    name: c.to_string(),
+                    long: false,
+                    word: here,
+                    value: value.flatten(),
+                };
+                if out.subcommand.is_empty() {
+                    out.globals.push(opt);
+                } else {
+                    out.options.push(opt);
+                }
             }
             continue;
         }
@@ -451,12 +509,16 @@ pub fn parse(g: &'static Grammar, args: &[Word]) -> Opts {
                         args.len(),
                     ),
                 };
+                let last = value.is_some() && g.ends_options.contains(c);
                 read.push(Opt {
                     name: c.to_string(),
                     long: false,
                     word: here,
                     value,
                 });
+                if last {
+                    only_operands = true;
+                }
                 if takes != Takes::No {
                     break;
                 }
@@ -519,7 +581,8 @@ fn signal_word(g: &Grammar, text: &str, so_far: &Opts) -> Option<Option<String>>
                 .iter()
                 .any(|o| matches!(o.name.as_str(), "signal" | "s" | "n"));
             if signalled {
-                return numeric.then_some(None);
+                // After the signal, `-N` and `-$PID` (a run-time number) are process groups.
+                return (numeric || body.starts_with('\u{fffd}')).then_some(None);
             }
             let own = body.chars().count() == 1 && body.chars().all(|c| g.short_values.contains(c))
                 || body.starts_with('l')
@@ -667,6 +730,48 @@ mod tests {
             .filter_map(|x| value_word(&a, x).and_then(|w| w.lit()))
             .collect();
         assert_eq!(images, ["node.exe"]);
+    }
+
+    #[test]
+    fn echo_options_are_only_words_of_its_letters() {
+        let a = words(&["-ne", "-E", "-x", "-n", "a"]);
+        let o = parse_program(Some("echo"), &a);
+        let names: Vec<&str> = o.globals.iter().map(|o| o.name.as_str()).collect();
+        assert_eq!(names, ["n", "e", "E"]);
+        assert_eq!(texts(&a, &o.operands), ["-x", "-n", "a"]);
+        // No `--`: it is printed.
+        let a = words(&["--", "-e"]);
+        let o = parse_program(Some("echo"), &a);
+        assert!(o.globals.is_empty());
+        assert_eq!(texts(&a, &o.operands), ["--", "-e"]);
+    }
+
+    #[test]
+    fn first_letter_options_name_the_whole_word() {
+        let a = words(&["-rp", "--revert", "-c", "8", "-l16", "--", "-p"]);
+        let o = parse_program(Some("xxd"), &a);
+        let names: Vec<&str> = o.globals.iter().map(|o| o.name.as_str()).collect();
+        assert_eq!(names, ["r", "r", "c", "l"]);
+        assert!(!o.short('p'));
+        assert_eq!(texts(&a, &o.operands), ["-p"]);
+        assert_eq!(
+            value_word(&a, &o.globals[3])
+                .and_then(|w| w.lit())
+                .as_deref(),
+            Some("16")
+        );
+    }
+
+    #[test]
+    fn an_option_that_ends_the_options_leaves_the_rest_as_operands() {
+        let a = words(&["-u", "-c", "code", "-m", "x"]);
+        let o = parse_program(Some("python3"), &a);
+        assert!(!o.short('m'));
+        assert_eq!(texts(&a, &o.operands), ["-m", "x"]);
+        let a = words(&["-mjson.tool", "-v"]);
+        let o = parse_program(Some("python3"), &a);
+        assert!(o.short('m'));
+        assert_eq!(texts(&a, &o.operands), ["-v"]);
     }
 
     #[test]
