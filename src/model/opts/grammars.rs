@@ -163,6 +163,22 @@ pub static FIND: Grammar = Grammar {
     ..Grammar::GNU
 };
 
+/// A `find` command read with [`FIND`]: the indices of its start paths and the index where
+/// its expression starts. The paths are the operands after the options, up to the first word
+/// that begins with `-` or is `(` or `!` (find(1)); that word starts the expression.
+pub fn find_paths(o: &super::Opts, args: &[crate::model::Word]) -> (Vec<usize>, usize) {
+    let mut paths = Vec::new();
+    for &i in &o.operands {
+        let Some(w) = args.get(i) else { break };
+        let t = w.text_with("\u{fffd}");
+        if t.starts_with('-') || t == "(" || t == "!" {
+            return (paths, i);
+        }
+        paths.push(i);
+    }
+    (paths, args.len())
+}
+
 // --- network and copies -----------------------------------------------------------------
 
 /// `curl` (long names exact: curl does not resolve abbreviations).
@@ -1728,7 +1744,7 @@ pub static XXD: Grammar = Grammar {
 /// code's or the module's argv); the first operand (the script) ends them too.
 pub static PYTHON: Grammar = Grammar {
     short_values: "cmWXQ",
-    ends_options: "cm",
+    ends_options: &["c", "m"],
     longs: &[
         flag("help"),
         flag("version"),
@@ -1898,6 +1914,149 @@ pub static OPENSSL: Grammar = Grammar {
     ..Grammar::GNU
 };
 
+/// `mkfs [-t TYPE] [fs-options] DEVICE [SIZE]` (mkfs(8)): the type-specific options are
+/// passed on and read as the generic grammar reads them.
+pub static MKFS: Grammar = Grammar {
+    short_values: "t",
+    longs: &[
+        value("type"),
+        flag("verbose"),
+        flag("help"),
+        flag("version"),
+    ],
+    ..Grammar::GNU
+};
+
+/// `mke2fs`, `mkfs.ext2|3|4` (mke2fs(8)): the options that take a value.
+pub static MKE2FS: Grammar = Grammar {
+    short_values: "bCdEGgIiJLlMmNOorTtUez",
+    ..Grammar::GNU
+};
+
+/// `mkfs.xfs` (mkfs.xfs(8)): `-b`, `-m`, `-d`, `-i`, `-l`, `-n`, `-p`, `-r`, `-s`, `-L`
+/// take a value.
+pub static MKFS_XFS: Grammar = Grammar {
+    short_values: "bmdilnprsL",
+    ..Grammar::GNU
+};
+
+/// `mkfs.fat`, `mkfs.vfat`, `mkfs.msdos`, `mkdosfs` (mkfs.fat(8)): the options that take a
+/// value (`-F 32`, `-n NAME`).
+pub static MKFS_FAT: Grammar = Grammar {
+    short_values: "bDfFghilmMnrRsS",
+    longs: &[
+        value("codepage"),
+        value("invariant"),
+        value("offset"),
+        value("variant"),
+        value("mbr"),
+        flag("help"),
+    ],
+    ..Grammar::GNU
+};
+
+/// `mkfs.btrfs` (mkfs.btrfs(8)): the options that take a value.
+pub static MKFS_BTRFS: Grammar = Grammar {
+    short_values: "bdmnsLOrUR",
+    longs: &[
+        value("byte-count"),
+        value("data"),
+        value("metadata"),
+        value("nodesize"),
+        value("sectorsize"),
+        value("label"),
+        value("features"),
+        value("rootdir"),
+        value("uuid"),
+        value("runtime-features"),
+        value("checksum"),
+        value("csum"),
+        flag("force"),
+        flag("mixed"),
+        flag("help"),
+        flag("version"),
+    ],
+    ..Grammar::GNU
+};
+
+/// `mkswap` (mkswap(8)): `-L LABEL`, `-U UUID`, `-p PAGESIZE`, `-o OFFSET`, `-s SIZE`,
+/// `-e ENDIANNESS` take a value.
+pub static MKSWAP: Grammar = Grammar {
+    short_values: "LUpose",
+    longs: &[
+        value("label"),
+        value("uuid"),
+        value("pagesize"),
+        value("offset"),
+        value("size"),
+        value("endianness"),
+        value("lock"),
+        flag("file"),
+        flag("check"),
+        flag("force"),
+        flag("verbose"),
+        flag("help"),
+        flag("version"),
+    ],
+    ..Grammar::GNU
+};
+
+/// `powershell`, `pwsh` (about_Pwsh, powershell.exe's parameters): in the order its own
+/// matching tries them, so `-e` is `-EncodedCommand` and `-ex` `-ExecutionPolicy`; `-ec` is
+/// the alias of `-EncodedCommand`; `-Command` and `-File` take every word after them.
+pub static POWERSHELL: Grammar = Grammar {
+    powershell: true,
+    longs: &[
+        value("encodedcommand"),
+        value("ec"),
+        value("executionpolicy"),
+        value("ep"),
+        value("command"),
+        value("file"),
+        flag("noprofile"),
+        flag("noexit"),
+        flag("nologo"),
+        flag("noninteractive"),
+        value("inputformat"),
+        value("outputformat"),
+        value("windowstyle"),
+        value("configurationname"),
+        value("version"),
+        value("psconsolefile"),
+        value("workingdirectory"),
+        value("settingsfile"),
+        value("custompipename"),
+        flag("mta"),
+        flag("sta"),
+        flag("login"),
+        flag("help"),
+    ],
+    ends_options: &["command", "file"],
+    ..Grammar::GNU
+};
+
+/// PowerShell's `Remove-Item` (and its aliases `rm`, `ri`, `del`, `erase`, `rd`, `rmdir`)
+/// parameters (Remove-Item docs), in an order where an ambiguous prefix resolves to the
+/// harmless one (`-f` is `-Filter`: PowerShell rejects it as ambiguous). Not in
+/// [`PROGRAMS`]: the Windows delete rule reads PowerShell script words with it.
+pub static PS_REMOVE_ITEM: Grammar = Grammar {
+    powershell: true,
+    longs: &[
+        value("path"),
+        value("literalpath"),
+        value("filter"),
+        value("include"),
+        value("exclude"),
+        flag("recurse"),
+        flag("force"),
+        value("credential"),
+        value("stream"),
+        flag("whatif"),
+        flag("confirm"),
+    ],
+    ..Grammar::GNU
+};
+
 // --- packages ------------------------------------------------------------------------------
 
 /// `rpm` (rpm(8)): the modes are options (`-i`, `-U`, `-F` in a bundle such as `-ivh`,
@@ -1994,6 +2153,181 @@ pub static CD: Grammar = Grammar {
 /// before the first name.
 pub static DECLARE: Grammar = Grammar {
     stop_at_operand: true,
+    ..Grammar::GNU
+};
+
+// --- SQL clients ---------------------------------------------------------------------------
+
+/// `psql` (psql(1), getopt_long): the options that take a value; the operands are the
+/// database and the user.
+pub static PSQL: Grammar = Grammar {
+    short_values: "cdfhLopPRTUvF",
+    longs: &[
+        value("command"),
+        value("dbname"),
+        value("file"),
+        value("host"),
+        value("log-file"),
+        value("output"),
+        value("port"),
+        value("pset"),
+        value("record-separator"),
+        value("table-attr"),
+        value("username"),
+        value("set"),
+        value("variable"),
+        value("field-separator"),
+        flag("echo-all"),
+        flag("no-align"),
+        flag("echo-errors"),
+        flag("echo-queries"),
+        flag("echo-hidden"),
+        flag("html"),
+        flag("list"),
+        flag("no-readline"),
+        flag("quiet"),
+        flag("single-step"),
+        flag("single-line"),
+        flag("tuples-only"),
+        flag("no-password"),
+        flag("password"),
+        flag("expanded"),
+        flag("no-psqlrc"),
+        flag("single-transaction"),
+        flag("help"),
+        flag("version"),
+    ],
+    ..Grammar::GNU
+};
+
+/// `mysql`, `mariadb` (mysql(1), my_getopt: unique prefixes resolve): `-e STMT`, `-u USER`,
+/// `-h HOST`, `-P PORT`, `-D DB`, `-S SOCKET` take a value; `-p[PASSWORD]` and
+/// `--password[=PASSWORD]` only an attached one.
+pub static MYSQL: Grammar = Grammar {
+    short_values: "euhPDSOT",
+    short_optional: "p",
+    longs: &[
+        value("execute"),
+        value("user"),
+        value("host"),
+        value("port"),
+        value("database"),
+        value("socket"),
+        value("protocol"),
+        value("init-command"),
+        value("default-character-set"),
+        value("defaults-file"),
+        value("defaults-extra-file"),
+        value("defaults-group-suffix"),
+        value("login-path"),
+        value("prompt"),
+        value("tee"),
+        value("delimiter"),
+        value("connect-timeout"),
+        value("max-allowed-packet"),
+        value("ssl-ca"),
+        value("ssl-cert"),
+        value("ssl-key"),
+        value("ssl-mode"),
+        value("plugin-dir"),
+        value("default-auth"),
+        value("bind-address"),
+        value("character-sets-dir"),
+        optional("password"),
+        optional("pager"),
+        flag("batch"),
+        flag("force"),
+        flag("silent"),
+        flag("verbose"),
+        flag("table"),
+        flag("skip-column-names"),
+        flag("help"),
+        flag("version"),
+    ],
+    ..Grammar::GNU
+};
+
+/// `sqlite3`, `sqlite`, `duckdb` (the SQLite shell's options: one dash or two, names exact;
+/// options may follow the database): `-cmd COMMAND`, duckdb's `-c COMMAND` and `-s COMMAND`,
+/// `-init FILE`, `-separator SEP`, ... take a value; the first operand is the database, the
+/// rest are SQL.
+pub static SQLITE: Grammar = Grammar {
+    single_dash_long: true,
+    abbreviate: false,
+    longs: &[
+        value("cmd"),
+        value("c"),
+        value("s"),
+        value("init"),
+        value("separator"),
+        value("newline"),
+        value("nullvalue"),
+        value("vfs"),
+        value("maxsize"),
+        value("mmap"),
+        value("heap"),
+        value("lookaside"),
+        value("pagecache"),
+        value("hexkey"),
+        value("key"),
+    ],
+    ..Grammar::GNU
+};
+
+/// `clickhouse-client` / `clickhouse client` (boost program_options): `-q QUERY`,
+/// `--query QUERY`, `-h`, `-u`, `-d`, `-f`, `-C` and their long names take a value.
+pub static CLICKHOUSE: Grammar = Grammar {
+    short_values: "qhudfC",
+    longs: &[
+        value("query"),
+        value("queries-file"),
+        value("host"),
+        value("port"),
+        value("user"),
+        value("password"),
+        value("database"),
+        value("format"),
+        value("config-file"),
+        value("history_file"),
+    ],
+    abbreviate: false,
+    ..Grammar::GNU
+};
+
+/// `cockroach sql` (pflag: names exact): `-e STMT`/`--execute`, `-u`, `-d`, `-f` and the
+/// connection options take a value.
+static COCKROACH_SQL: Grammar = Grammar {
+    short_values: "eudf",
+    longs: &[
+        value("execute"),
+        value("url"),
+        value("host"),
+        value("port"),
+        value("user"),
+        value("database"),
+        value("certs-dir"),
+        value("format"),
+        value("set"),
+        value("file"),
+    ],
+    abbreviate: false,
+    ..Grammar::GNU
+};
+
+/// `cockroach SUBCOMMAND [options]`.
+pub static COCKROACH: Grammar = Grammar {
+    abbreviate: false,
+    other_sub: Some(&COCKROACH_SQL),
+    ..Grammar::GNU
+};
+
+/// `sqlcmd` (Microsoft's sqlcmd utility): one-letter options, value attached or the next word;
+/// `-Q QUERY` runs and exits, `-q QUERY` runs and stays; `-S`, `-U`, `-P`, `-d`, `-i`, `-o`,
+/// `-v`, `-H`, `-l`, `-t`, `-h`, `-s`, `-w`, `-a`, `-f`, `-c`, `-m`, `-V`, `-y`, `-Y` take a
+/// value.
+pub static SQLCMD: Grammar = Grammar {
+    short_values: "QqSUPdiovHlthswafcmVyY",
+    abbreviate: false,
     ..Grammar::GNU
 };
 
@@ -3848,6 +4182,12 @@ pub static PROGRAMS: &[(&[&str], &Grammar)] = &[
     (&["gdisk", "cgdisk", "cfdisk"], &GDISK),
     (&["crontab"], &CRONTAB),
     (&["echo"], &ECHO),
+    (&["psql"], &PSQL),
+    (&["mysql", "mariadb"], &MYSQL),
+    (&["sqlite3", "sqlite", "duckdb"], &SQLITE),
+    (&["clickhouse-client", "clickhouse"], &CLICKHOUSE),
+    (&["cockroach"], &COCKROACH),
+    (&["sqlcmd"], &SQLCMD),
     (&["shellgate"], &SHELLGATE),
     (&["xxd"], &XXD),
     (&["openssl"], &OPENSSL),
@@ -3857,6 +4197,19 @@ pub static PROGRAMS: &[(&[&str], &Grammar)] = &[
     (&["ruby"], &RUBY),
     (&["grub-mkconfig", "grub2-mkconfig"], &GRUB_MKCONFIG),
     (&["mdadm"], &MDADM),
+    (
+        &["powershell", "powershell.exe", "pwsh", "pwsh.exe"],
+        &POWERSHELL,
+    ),
+    (&["mkfs"], &MKFS),
+    (&["mke2fs", "mkfs.ext2", "mkfs.ext3", "mkfs.ext4"], &MKE2FS),
+    (&["mkfs.xfs"], &MKFS_XFS),
+    (
+        &["mkfs.fat", "mkfs.vfat", "mkfs.msdos", "mkdosfs"],
+        &MKFS_FAT,
+    ),
+    (&["mkfs.btrfs"], &MKFS_BTRFS),
+    (&["mkswap"], &MKSWAP),
     (&["rpm"], &RPM),
     (&["dpkg"], &DPKG),
     (&["read"], &READ),

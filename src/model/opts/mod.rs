@@ -113,10 +113,16 @@ pub struct Grammar {
     /// Bash's escape) or `-` is one option named by the rest, case-insensitively (recorded
     /// in lower case, as a long option); no bundles; a value is the next word.
     pub windows: bool,
-    /// Short options whose value is the last option: every word after it is an operand
-    /// (`python3 -c CODE -m x`, `python3 -m mod -v`: the rest is the code's or the module's
-    /// argv).
-    pub ends_options: &'static str,
+    /// Options (short letters or long names) whose value is the last option: every word
+    /// after it is an operand (`python3 -c CODE -m x`, `python3 -m mod -v`: the rest is the
+    /// code's or the module's argv; `pwsh -Command a -b`: the rest is the command).
+    pub ends_options: &'static [&'static str],
+    /// PowerShell parameters (about_Parameters; pwsh(1)): a word starting with `-` or `--`
+    /// names a parameter by the rest, case-insensitively (recorded in lower case, as a long
+    /// option), resolved exactly or else to the first listed long it is a prefix of (the
+    /// order PowerShell's own matching checks its names in); `-Name:value` attaches a value;
+    /// no bundles.
+    pub powershell: bool,
     /// When not empty, a word is an option only when every letter after its `-` is one of
     /// these; any other word, `--` included, is the first operand and ends the options
     /// (bash's `echo`: `-neE` letters only, no `--`).
@@ -140,7 +146,8 @@ impl Grammar {
         other_sub: None,
         signals: Signals::None,
         windows: false,
-        ends_options: "",
+        ends_options: &[],
+        powershell: false,
         only_letters: "",
         first_letter: false,
     };
@@ -377,6 +384,37 @@ pub fn parse(g: &'static Grammar, args: &[Word]) -> Opts {
             }
             continue;
         }
+        if g.powershell && !only_operands && head.len() > 1 && head.starts_with('-') && head != "--"
+        {
+            let body = head.trim_start_matches('-').to_ascii_lowercase();
+            let (given, attached) = match body.split_once(':') {
+                Some((n, v)) => (n.to_string(), Some(v.to_string())),
+                None => (body, None),
+            };
+            let long = g.long(&given).or_else(|| {
+                g.longs
+                    .iter()
+                    .find(|l| !given.is_empty() && l.name.starts_with(given.as_str()))
+            });
+            let takes = long.map(|l| l.takes).unwrap_or(Takes::No);
+            let name = long.map(|l| l.name.to_string()).unwrap_or(given);
+            let value = value_at(here, attached.as_deref(), takes, &mut i, args.len());
+            if value.is_some() && g.ends_options.contains(&name.as_str()) {
+                only_operands = true;
+            }
+            let opt = Opt {
+                name,
+                long: true,
+                word: here,
+                value,
+            };
+            if out.subcommand.is_empty() {
+                out.globals.push(opt);
+            } else {
+                out.options.push(opt);
+            }
+            continue;
+        }
         if only_operands || head == "-" && whole || !head.starts_with('-') {
             if !only_operands && head.is_empty() && !whole {
                 // `rm $FLAGS x`: the word may hold options.
@@ -476,6 +514,9 @@ pub fn parse(g: &'static Grammar, args: &[Word]) -> Opts {
             let full = g.resolve_long(name).to_string();
             let takes = g.long(&full).map(|l| l.takes).unwrap_or(Takes::No);
             let value = value_at(here, inline, takes, &mut i, args.len());
+            if value.is_some() && g.ends_options.contains(&full.as_str()) {
+                only_operands = true;
+            }
             read.push(Opt {
                 name: full,
                 long: true,
@@ -509,7 +550,10 @@ pub fn parse(g: &'static Grammar, args: &[Word]) -> Opts {
                         args.len(),
                     ),
                 };
-                let last = value.is_some() && g.ends_options.contains(c);
+                let last = value.is_some()
+                    && g.ends_options
+                        .iter()
+                        .any(|e| e.starts_with(c) && e.len() == c.len_utf8());
                 read.push(Opt {
                     name: c.to_string(),
                     long: false,
@@ -772,6 +816,38 @@ mod tests {
         let o = parse_program(Some("python3"), &a);
         assert!(o.short('m'));
         assert_eq!(texts(&a, &o.operands), ["-v"]);
+    }
+
+    #[test]
+    fn powershell_parameters_resolve_in_order_and_end_at_the_command() {
+        let a = words(&[
+            "-NoP",
+            "-e",
+            "ZQBj",
+            "-ExecutionPolicy:Bypass",
+            "-C",
+            "ls",
+            "-e",
+            "x",
+        ]);
+        let o = parse_program(Some("pwsh"), &a);
+        let names: Vec<&str> = o.globals.iter().map(|o| o.name.as_str()).collect();
+        assert_eq!(
+            names,
+            ["noprofile", "encodedcommand", "executionpolicy", "command"]
+        );
+        assert_eq!(texts(&a, &o.operands), ["-e", "x"]);
+        assert_eq!(
+            value_word(&a, &o.globals[2])
+                .and_then(|w| w.lit())
+                .as_deref(),
+            Some("Bypass")
+        );
+        // A cmdlet's switches: `-r` is -Recurse, `-f` is -Filter (listed first), `-fo` -Force.
+        let a = words(&["-r", "-f", "*.tmp", "-fo", "x"]);
+        let o = parse(&grammars::PS_REMOVE_ITEM, &a);
+        assert!(o.long("recurse") && o.long("filter") && o.long("force"));
+        assert_eq!(texts(&a, &o.operands), ["x"]);
     }
 
     #[test]
