@@ -77,6 +77,16 @@ fn corpora(c: &mut Criterion) {
                 }
             })
         });
+        // The same with tree-sitter for every command: what the plain-word fast path buys.
+        g.bench_function("analyze_tree_sitter_only", |b| {
+            syntax::set_plain_lexer(false);
+            b.iter(|| {
+                for cmd in &cmds {
+                    black_box(analyze(cmd, &ctx));
+                }
+            });
+            syntax::set_plain_lexer(true);
+        });
         g.finish();
     }
 }

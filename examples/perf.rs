@@ -4,7 +4,7 @@
 //! says so and exits 0 when absent. See docs/PERFORMANCE.md for how each figure is taken.
 //!
 //! ```text
-//! cargo run --release --example perf -- pass floor|analyze|parse tldr.jsonl [N]
+//! cargo run --release --example perf -- pass floor|parse|analyze|analyze-ts tldr.jsonl [N]
 //! cargo run --release --example perf -- percentiles tldr.jsonl [ROUNDS]
 //! cargo run --release --example perf -- scale [SHAPE [BYTES]]
 //! ```
@@ -19,7 +19,7 @@ use shellgate::{Context, analyze, syntax};
 
 fn usage() -> ! {
     eprintln!(
-        "usage: perf pass floor|parse|analyze FILE [N] | perf percentiles FILE [ROUNDS] | perf scale [SHAPE [BYTES]]"
+        "usage: perf pass floor|parse|analyze|analyze-ts FILE [N] | perf percentiles FILE [ROUNDS] | perf scale [SHAPE [BYTES]]"
     );
     std::process::exit(64)
 }
@@ -55,6 +55,10 @@ fn pass(args: &[String]) {
             "floor" => syntax::parse_floor(c).unwrap_or(0),
             "parse" => syntax::parse(c).map(|t| t.nodes.len()).unwrap_or(0),
             "analyze" => analyze(c, &ctx).findings.len(),
+            "analyze-ts" => {
+                syntax::set_plain_lexer(false);
+                analyze(c, &ctx).findings.len()
+            }
             _ => usage(),
         };
     }
@@ -85,6 +89,7 @@ fn percentiles(args: &[String]) {
     let ctx = Context::fixture();
     let mut floor = vec![Duration::MAX; cmds.len()];
     let mut full = vec![Duration::MAX; cmds.len()];
+    let mut full_ts = vec![Duration::MAX; cmds.len()];
     for _ in 0..rounds {
         for (i, c) in cmds.iter().enumerate() {
             let t = Instant::now();
@@ -93,28 +98,41 @@ fn percentiles(args: &[String]) {
             let t = Instant::now();
             black_box(analyze(c, &ctx));
             full[i] = full[i].min(t.elapsed());
+            syntax::set_plain_lexer(false);
+            let t = Instant::now();
+            black_box(analyze(c, &ctx));
+            full_ts[i] = full_ts[i].min(t.elapsed());
+            syntax::set_plain_lexer(true);
         }
     }
     let total = |v: &[Duration]| v.iter().sum::<Duration>();
-    let (tf, ta) = (total(&floor), total(&full));
+    let (tf, ta, tt) = (total(&floor), total(&full), total(&full_ts));
     let mut worst: Vec<(Duration, usize)> = full.iter().copied().zip(0..).collect();
     worst.sort_unstable_by(|a, b| b.cmp(a));
     floor.sort_unstable();
     full.sort_unstable();
-    for (name, v) in [("bare parse", &floor), ("analyze", &full)] {
+    full_ts.sort_unstable();
+    for (name, v) in [
+        ("bare parse", &floor),
+        ("analyze", &full),
+        ("analyze, tree-sitter only", &full_ts),
+    ] {
         println!(
-            "{name:>10}: median {:>7.1} µs  p99 {:>7.1} µs  max {:>8.1} µs",
+            "{name:>25}: median {:>7.1} µs  p99 {:>7.1} µs  max {:>8.1} µs",
             pct(v, 0.5).as_secs_f64() * 1e6,
             pct(v, 0.99).as_secs_f64() * 1e6,
             v[v.len() - 1].as_secs_f64() * 1e6,
         );
     }
     println!(
-        "{} commands, best of {rounds}: sum bare parse {:.3} s, sum analyze {:.3} s, ratio {:.2}",
+        "{} commands, best of {rounds}: sum bare parse {:.3} s, sum analyze {:.3} s (ratio {:.2}), \
+         tree-sitter only {:.3} s (ratio {:.2})",
         cmds.len(),
         tf.as_secs_f64(),
         ta.as_secs_f64(),
-        ta.as_secs_f64() / tf.as_secs_f64()
+        ta.as_secs_f64() / tf.as_secs_f64(),
+        tt.as_secs_f64(),
+        tt.as_secs_f64() / tf.as_secs_f64()
     );
     println!("slowest under analyze:");
     for (d, i) in worst.iter().take(5) {

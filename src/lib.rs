@@ -205,16 +205,22 @@ fn guarded(command: &str, ctx: &Context, inner: fn(&str, &Context) -> Analysis) 
             if let Ok(hits) = std::panic::catch_unwind(scan) {
                 findings.extend(hits);
             }
-            let decision = decide(&findings, ctx);
-            Analysis {
-                command: command.to_string(),
-                normalized: normalize::normalize(""),
-                script: model::Script::default(),
-                flow: graph::Flow::default(),
-                findings,
-                decision,
-            }
+            fallback_only(command, findings, ctx)
         }
+    }
+}
+
+/// The analysis of a command that only the fallback catalog scanned: its `findings` decide,
+/// and there is no model or dataflow graph.
+fn fallback_only(command: &str, findings: Vec<Finding>, ctx: &Context) -> Analysis {
+    let decision = decide(&findings, ctx);
+    Analysis {
+        command: command.to_string(),
+        normalized: normalize::normalize(""),
+        script: model::Script::default(),
+        flow: graph::Flow::default(),
+        findings,
+        decision,
     }
 }
 
@@ -234,15 +240,7 @@ fn analyze_inner(command: &str, ctx: &Context) -> Analysis {
             command,
             Span::new(0, command.len()),
         ));
-        let decision = decide(&findings, ctx);
-        return Analysis {
-            command: command.to_string(),
-            normalized: normalize::normalize(""),
-            script: model::Script::default(),
-            flow: graph::Flow::default(),
-            findings,
-            decision,
-        };
+        return fallback_only(command, findings, ctx);
     }
     let normalized = normalize::normalize(command);
     let (script, flow, mut main) = match analyze_text(&normalized, command, ctx) {

@@ -25,6 +25,25 @@ macro_rules! args {
         concat!("(?:", sp!(), arg!(), ")*?")
     };
 }
+/// Any further words of the same command, then the blank before the word a pattern names next.
+macro_rules! later {
+    () => {
+        concat!(args!(), sp!())
+    };
+}
+/// The hit `m`: `$head` (a program, maybe with its subcommand), any further words, then the
+/// flag `$flag` as a whole word (`git push origin main --force`, `killall -v -9 x`).
+macro_rules! with_flag {
+    ($head:expr, $flag:expr) => {
+        concat!("(?P<m>", $head, later!(), $flag, ")", end!())
+    };
+}
+/// The signal SIGKILL by number or name.
+macro_rules! sigkill {
+    () => {
+        "(?:9|KILL|SIGKILL)"
+    };
+}
 /// Left boundary before a command word: start of line or a char that cannot continue a word
 /// (`--rm`, `farm`, `$rm`, `x.rm` are not `rm`). Consumed, so patterns put the hit in `m`.
 macro_rules! lb {
@@ -70,10 +89,23 @@ macro_rules! cmd_pos {
         )
     };
 }
+/// The hit `m`: a program in command position, `$rest` being its name and what follows it
+/// (`sudo reboot`, `x; /sbin/init 0`).
+macro_rules! command {
+    ($rest:expr) => {
+        concat!(cmd_pos!(), "(?P<m>", prog!(), $rest, ")")
+    };
+}
 /// `sudo` options before the command, including those that take a value (`-u root`).
 macro_rules! sudo_opts {
     () => {
         r"(?:[ \t]+(?:-[ugCDhprtUT][ \t]*[^\s;&|-]\S*|-\S+))*?"
+    };
+}
+/// The hit `m`: `sudo` with the flag `$flag` among its options (`sudo -u x -S cmd`).
+macro_rules! sudo_with {
+    ($flag:expr) => {
+        concat!(r"(?P<m>\bsudo", sudo_opts!(), r"[ \t]+", $flag, ")", end!())
     };
 }
 /// Options before a subcommand, each maybe with a value (`-H host`, `--profile x`).
@@ -90,6 +122,12 @@ macro_rules! git_opts {
             r"|--(?:git-dir|work-tree|namespace|exec-path|super-prefix|config-env)(?:=|[ \t]+)[^\s;&|]+",
             r"|-{1,2}[\w-]+(?:=[^\s;&|]*)?))*"
         )
+    };
+}
+/// `git`, its global options and the subcommand `$sub` (`git -C repo push`).
+macro_rules! git_sub {
+    ($sub:expr) => {
+        concat!(r"\bgit", git_opts!(), sp!(), $sub)
     };
 }
 /// A recursive flag of `rm`: a short cluster with `r`/`R`, or any unique prefix of
@@ -164,6 +202,12 @@ macro_rules! rc {
             home_p!(),
             r"/\.(?:bashrc|bash_profile|bash_login|bash_logout|profile|zshrc|zshenv|zprofile|zlogin|zlogout|kshrc|cshrc|tcshrc|inputrc|config/fish/config\.fish)"
         )
+    };
+}
+/// A credential path or a shell startup file under a home.
+macro_rules! cred_or_rc {
+    () => {
+        concat!("(?:", cred!(), "|", rc!(), ")")
     };
 }
 /// Hermes's home directory.
@@ -271,14 +315,12 @@ macro_rules! rec_of {
             "(?:",
             sp!(),
             $flag,
-            args!(),
-            sp!(),
+            later!(),
             $target,
             "|",
             sp!(),
             $target,
-            args!(),
-            sp!(),
+            later!(),
             $flag,
             "))",
             end!()

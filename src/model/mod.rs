@@ -27,6 +27,12 @@ pub const UNKNOWN_TEXT: &str = "…";
 use crate::Span;
 use serde::Serialize;
 
+/// Runs `f`, first growing the stack when little of it is left: lowering and word decoding
+/// recurse as deep as the input nests.
+pub(crate) fn grow_stack<R>(f: impl FnOnce() -> R) -> R {
+    stacker::maybe_grow(64 * 1024, 1024 * 1024, f)
+}
+
 /// Index of a command in [`Script::commands`].
 pub type CmdId = usize;
 

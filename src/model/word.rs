@@ -5,7 +5,9 @@
 use super::block::Block;
 use super::env::{Env, VarValue};
 use super::source::Source;
-use super::{Origin, OriginKind, OriginStep, Piece, SubstKind, Substitution, Word, WordNote};
+use super::{
+    Origin, OriginKind, OriginStep, Piece, SubstKind, Substitution, Word, WordNote, grow_stack,
+};
 use crate::normalize::Normalized;
 use crate::syntax::{NodeId, kinds as k};
 
@@ -42,6 +44,17 @@ enum Atom {
     Delim {
         c: char,
     },
+}
+
+impl Atom {
+    /// A char as written in the source, not produced by an expansion.
+    fn written(c: char, quoted: bool) -> Atom {
+        Atom::Ch {
+            c,
+            quoted,
+            expanded: false,
+        }
+    }
 }
 
 fn push_str(atoms: &mut Vec<Atom>, s: &str, quoted: bool, expanded: bool) {
@@ -207,27 +220,15 @@ fn decode_dq(s: &str, atoms: &mut Vec<Atom>) {
             match it.peek() {
                 Some('$' | '`' | '"' | '\\') => {
                     let n = it.next().unwrap_or('\\');
-                    atoms.push(Atom::Ch {
-                        c: n,
-                        quoted: true,
-                        expanded: false,
-                    });
+                    atoms.push(Atom::written(n, true));
                 }
                 Some('\n') => {
                     it.next();
                 }
-                _ => atoms.push(Atom::Ch {
-                    c,
-                    quoted: true,
-                    expanded: false,
-                }),
+                _ => atoms.push(Atom::written(c, true)),
             }
         } else {
-            atoms.push(Atom::Ch {
-                c,
-                quoted: true,
-                expanded: false,
-            });
+            atoms.push(Atom::written(c, true));
         }
     }
 }
@@ -239,23 +240,11 @@ fn decode_unquoted(s: &str, atoms: &mut Vec<Atom>) {
         if c == '\\' {
             match it.next() {
                 Some('\n') => {}
-                Some(n) => atoms.push(Atom::Ch {
-                    c: n,
-                    quoted: true,
-                    expanded: false,
-                }),
-                None => atoms.push(Atom::Ch {
-                    c: '\\',
-                    quoted: false,
-                    expanded: false,
-                }),
+                Some(n) => atoms.push(Atom::written(n, true)),
+                None => atoms.push(Atom::written('\\', false)),
             }
         } else {
-            atoms.push(Atom::Ch {
-                c,
-                quoted: false,
-                expanded: false,
-            });
+            atoms.push(Atom::written(c, false));
         }
     }
 }
@@ -604,18 +593,10 @@ impl Expander<'_> {
                 if c == '\\' && matches!(it.peek(), Some('$' | '`' | '\\' | '\n')) {
                     let n = it.next().unwrap_or('\\');
                     if n != '\n' {
-                        atoms.push(Atom::Ch {
-                            c: n,
-                            quoted: true,
-                            expanded: false,
-                        });
+                        atoms.push(Atom::written(n, true));
                     }
                 } else {
-                    atoms.push(Atom::Ch {
-                        c,
-                        quoted: true,
-                        expanded: false,
-                    });
+                    atoms.push(Atom::written(c, true));
                 }
             }
         };
@@ -759,6 +740,34 @@ impl Expander<'_> {
         out
     }
 
+    /// Runs the code of the `$(..)`, `<(..)` or `>(..)` node `id` in a copy of `env`, as the
+    /// subshell it is, with the substitution as a step of its origin.
+    fn run_subst(
+        &mut self,
+        src: &Source,
+        id: NodeId,
+        env: &Env,
+        origin: &Origin,
+        kind: OriginKind,
+        detail: &str,
+    ) -> Block {
+        let node = src.tree.node(id);
+        let inner: Vec<NodeId> = node
+            .children
+            .iter()
+            .copied()
+            .filter(|&c| src.tree.node(c).named)
+            .collect();
+        let step = OriginStep {
+            kind,
+            span: src.span(node.start, node.end, self.norm),
+            detail: detail.into(),
+        };
+        let mut sub_env = env.clone();
+        self.cx
+            .run_substitution(src, &inner, &mut sub_env, &origin.push(step))
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn atoms_of(
         &mut self,
@@ -772,258 +781,212 @@ impl Expander<'_> {
         subs: &mut Vec<Substitution>,
         depth: usize,
     ) {
-        stacker::maybe_grow(64 * 1024, 1024 * 1024, || {
-            self.atoms_of_inner(src, id, env, origin, in_dq, atoms, notes, subs, depth)
-        })
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn atoms_of_inner(
-        &mut self,
-        src: &Source,
-        id: NodeId,
-        env: &mut Env,
-        origin: &Origin,
-        in_dq: bool,
-        atoms: &mut Vec<Atom>,
-        notes: &mut Vec<WordNote>,
-        subs: &mut Vec<Substitution>,
-        depth: usize,
-    ) {
-        let node = src.tree.node(id).clone();
-        let text = src.text.get(node.start..node.end).unwrap_or("");
-        if depth > 64 {
-            atoms.push(Atom::Unk {
-                reason: "word nesting is too deep to decode".into(),
-                may_be_empty: true,
-            });
-            return;
-        }
-        if node.is_error || node.is_missing {
-            atoms.push(Atom::Unk {
-                reason: "part of the word did not parse".into(),
-                may_be_empty: true,
-            });
-            return;
-        }
-        // `$$` at the end of a word comes as one anonymous token: the shell's process id.
-        if !node.named && text == "$$" {
-            atoms.push(Atom::Unk {
-                reason: "$$ (the shell's process id) is only known at run time".into(),
-                may_be_empty: false,
-            });
-            return;
-        }
-        // Anonymous tokens inside a word (a lone `$`, `=`) are literal text.
-        if !node.named {
-            if in_dq {
-                decode_dq(text, atoms);
-            } else {
-                decode_unquoted(text, atoms);
-            }
-            return;
-        }
-        match node.kind {
-            k::WORD | k::NUMBER if !in_dq => decode_unquoted(text, atoms),
-            k::WORD | k::NUMBER | k::STRING_CONTENT | k::HEREDOC_CONTENT => {
-                if in_dq {
-                    decode_dq(text, atoms)
-                } else {
-                    decode_unquoted(text, atoms)
-                }
-            }
-            k::RAW_STRING => {
-                let inner = text
-                    .strip_prefix('\'')
-                    .map(|t| t.strip_suffix('\'').unwrap_or(t))
-                    .unwrap_or(text);
-                push_str(atoms, inner, true, false);
-            }
-            k::ANSI_C_STRING => {
-                let inner = text
-                    .strip_prefix("$'")
-                    .map(|t| t.strip_suffix('\'').unwrap_or(t))
-                    .unwrap_or(text);
-                let decoded = decode_ansi_c(inner);
-                if decoded != inner {
-                    notes.push(WordNote::Decoded {
-                        from: text.to_string(),
-                        to: decoded.clone(),
-                    });
-                }
-                push_str(atoms, &decoded, true, false);
-            }
-            k::STRING | k::TRANSLATED_STRING => {
-                // Text between child nodes (e.g. a lone `$`) is literal.
-                let inner_start = node.start
-                    + if node.kind == k::TRANSLATED_STRING {
-                        2
-                    } else {
-                        1
-                    };
-                let inner_end = node.end.saturating_sub(1).max(inner_start);
-                let mut pos = inner_start;
-                for &c in &node.children {
-                    let ch = src.tree.node(c);
-                    if !ch.named && (ch.kind == "\"" || ch.kind == "$\"") {
-                        continue;
-                    }
-                    if ch.start > pos {
-                        decode_dq(src.text.get(pos..ch.start).unwrap_or(""), atoms);
-                    }
-                    if ch.named {
-                        self.atoms_of(src, c, env, origin, true, atoms, notes, subs, depth + 1);
-                    } else {
-                        decode_dq(src.text.get(ch.start..ch.end).unwrap_or(""), atoms);
-                    }
-                    pos = pos.max(ch.end);
-                }
-                if inner_end > pos {
-                    decode_dq(src.text.get(pos..inner_end).unwrap_or(""), atoms);
-                }
-            }
-            k::CONCATENATION => {
-                for &c in &node.children {
-                    self.atoms_of(src, c, env, origin, in_dq, atoms, notes, subs, depth + 1);
-                }
-            }
-            k::SIMPLE_EXPANSION => {
-                let name = text.trim_start_matches('$').to_string();
-                let v = self.lookup(env, &name);
-                let ifs = ifs_of(env);
-                self.push_value(v, &name, in_dq, atoms, notes, ifs);
-            }
-            k::EXPANSION => {
-                let v = self.expand_braced(src, id, env, origin, notes, subs, depth);
-                let label = text.to_string();
-                let ifs = ifs_of(env);
-                self.push_value(v, &label, in_dq, atoms, notes, ifs);
-            }
-            k::COMMAND_SUBSTITUTION => {
-                let inner_nodes: Vec<NodeId> = node
-                    .children
-                    .iter()
-                    .copied()
-                    .filter(|&c| src.tree.node(c).named)
-                    .collect();
-                let step = OriginStep {
-                    kind: OriginKind::CommandSubstitution,
-                    span: src.span(node.start, node.end, self.norm),
-                    detail: "command substitution $(..)".into(),
-                };
-                let mut sub_env = env.clone();
-                let block =
-                    self.cx
-                        .run_substitution(src, &inner_nodes, &mut sub_env, &origin.push(step));
-                subs.push(Substitution {
-                    kind: SubstKind::Command,
-                    producers: block.tails.clone(),
-                    commands: block.commands.clone(),
-                    output: block.output.clone(),
-                    span: src.span(node.start, node.end, self.norm),
-                });
-                let ifs = ifs_of(env);
-                match block.output {
-                    Some(out) => {
-                        let trimmed = out.trim_end_matches('\n').to_string();
-                        notes.push(WordNote::SubstitutionOutput {
-                            value: trimmed.clone(),
-                        });
-                        push_expanded(atoms, &trimmed, in_dq, ifs.as_deref());
-                    }
-                    None => atoms.push(Atom::Unk {
-                        reason: format!("the output of `{}`", short(text)),
-                        may_be_empty: true,
-                    }),
-                }
-            }
-            k::PROCESS_SUBSTITUTION => {
-                let inner_nodes: Vec<NodeId> = node
-                    .children
-                    .iter()
-                    .copied()
-                    .filter(|&c| src.tree.node(c).named)
-                    .collect();
-                let out_dir = text.starts_with(">(");
-                let step = OriginStep {
-                    kind: OriginKind::ProcessSubstitution,
-                    span: src.span(node.start, node.end, self.norm),
-                    detail: if out_dir {
-                        "process substitution >(..)".into()
-                    } else {
-                        "process substitution <(..)".into()
-                    },
-                };
-                let mut sub_env = env.clone();
-                let block =
-                    self.cx
-                        .run_substitution(src, &inner_nodes, &mut sub_env, &origin.push(step));
-                subs.push(Substitution {
-                    kind: if out_dir {
-                        SubstKind::ProcessOut
-                    } else {
-                        SubstKind::ProcessIn
-                    },
-                    producers: if out_dir {
-                        block.heads.clone()
-                    } else {
-                        block.tails.clone()
-                    },
-                    commands: block.commands.clone(),
-                    output: block.output.clone(),
-                    span: src.span(node.start, node.end, self.norm),
-                });
+        grow_stack(|| {
+            let node = src.tree.node(id).clone();
+            let text = src.text.get(node.start..node.end).unwrap_or("");
+            if depth > 64 {
                 atoms.push(Atom::Unk {
-                    reason: format!("a /dev/fd path connected to `{}`", short(text)),
-                    may_be_empty: false,
-                });
-            }
-            k::BRACE_EXPRESSION => {
-                // `{1..5}` / `{a..e}`: expand the sequence into a brace list.
-                let body = text.trim_start_matches('{').trim_end_matches('}');
-                match expand_sequence(body) {
-                    Some(items) => {
-                        atoms.push(Atom::Ch {
-                            c: '{',
-                            quoted: false,
-                            expanded: false,
-                        });
-                        for (i, it) in items.iter().enumerate() {
-                            if i > 0 {
-                                atoms.push(Atom::Ch {
-                                    c: ',',
-                                    quoted: false,
-                                    expanded: false,
-                                });
-                            }
-                            push_str(atoms, it, true, false);
-                        }
-                        if items.len() == 1 {
-                            atoms.push(Atom::Ch {
-                                c: ',',
-                                quoted: false,
-                                expanded: false,
-                            });
-                        }
-                        atoms.push(Atom::Ch {
-                            c: '}',
-                            quoted: false,
-                            expanded: false,
-                        });
-                    }
-                    None => push_str(atoms, text, false, false),
-                }
-            }
-            _ => {
-                // Arithmetic and other conservative kinds: value unknown, but any code
-                // inside still runs and is lowered.
-                self.lower_substitutions_in(src, id, env, origin, subs, depth);
-                atoms.push(Atom::Unk {
-                    reason: format!("`{}` is only known at run time", short(text)),
+                    reason: "word nesting is too deep to decode".into(),
                     may_be_empty: true,
                 });
+                return;
             }
-        }
+            if node.is_error || node.is_missing {
+                atoms.push(Atom::Unk {
+                    reason: "part of the word did not parse".into(),
+                    may_be_empty: true,
+                });
+                return;
+            }
+            // `$$` at the end of a word comes as one anonymous token: the shell's process id.
+            if !node.named && text == "$$" {
+                atoms.push(Atom::Unk {
+                    reason: "$$ (the shell's process id) is only known at run time".into(),
+                    may_be_empty: false,
+                });
+                return;
+            }
+            // Anonymous tokens inside a word (a lone `$`, `=`) are literal text.
+            if !node.named {
+                if in_dq {
+                    decode_dq(text, atoms);
+                } else {
+                    decode_unquoted(text, atoms);
+                }
+                return;
+            }
+            match node.kind {
+                k::WORD | k::NUMBER if !in_dq => decode_unquoted(text, atoms),
+                k::WORD | k::NUMBER | k::STRING_CONTENT | k::HEREDOC_CONTENT => {
+                    if in_dq {
+                        decode_dq(text, atoms)
+                    } else {
+                        decode_unquoted(text, atoms)
+                    }
+                }
+                k::RAW_STRING => {
+                    let inner = text
+                        .strip_prefix('\'')
+                        .map(|t| t.strip_suffix('\'').unwrap_or(t))
+                        .unwrap_or(text);
+                    push_str(atoms, inner, true, false);
+                }
+                k::ANSI_C_STRING => {
+                    let inner = text
+                        .strip_prefix("$'")
+                        .map(|t| t.strip_suffix('\'').unwrap_or(t))
+                        .unwrap_or(text);
+                    let decoded = decode_ansi_c(inner);
+                    if decoded != inner {
+                        notes.push(WordNote::Decoded {
+                            from: text.to_string(),
+                            to: decoded.clone(),
+                        });
+                    }
+                    push_str(atoms, &decoded, true, false);
+                }
+                k::STRING | k::TRANSLATED_STRING => {
+                    // Text between child nodes (e.g. a lone `$`) is literal.
+                    let inner_start = node.start
+                        + if node.kind == k::TRANSLATED_STRING {
+                            2
+                        } else {
+                            1
+                        };
+                    let inner_end = node.end.saturating_sub(1).max(inner_start);
+                    let mut pos = inner_start;
+                    for &c in &node.children {
+                        let ch = src.tree.node(c);
+                        if !ch.named && (ch.kind == "\"" || ch.kind == "$\"") {
+                            continue;
+                        }
+                        if ch.start > pos {
+                            decode_dq(src.text.get(pos..ch.start).unwrap_or(""), atoms);
+                        }
+                        if ch.named {
+                            self.atoms_of(src, c, env, origin, true, atoms, notes, subs, depth + 1);
+                        } else {
+                            decode_dq(src.text.get(ch.start..ch.end).unwrap_or(""), atoms);
+                        }
+                        pos = pos.max(ch.end);
+                    }
+                    if inner_end > pos {
+                        decode_dq(src.text.get(pos..inner_end).unwrap_or(""), atoms);
+                    }
+                }
+                k::CONCATENATION => {
+                    for &c in &node.children {
+                        self.atoms_of(src, c, env, origin, in_dq, atoms, notes, subs, depth + 1);
+                    }
+                }
+                k::SIMPLE_EXPANSION => {
+                    let name = text.trim_start_matches('$').to_string();
+                    let v = self.lookup(env, &name);
+                    let ifs = ifs_of(env);
+                    self.push_value(v, &name, in_dq, atoms, notes, ifs);
+                }
+                k::EXPANSION => {
+                    let v = self.expand_braced(src, id, env, origin, notes, subs, depth);
+                    let label = text.to_string();
+                    let ifs = ifs_of(env);
+                    self.push_value(v, &label, in_dq, atoms, notes, ifs);
+                }
+                k::COMMAND_SUBSTITUTION => {
+                    let block = self.run_subst(
+                        src,
+                        id,
+                        env,
+                        origin,
+                        OriginKind::CommandSubstitution,
+                        "command substitution $(..)",
+                    );
+                    subs.push(Substitution {
+                        kind: SubstKind::Command,
+                        producers: block.tails.clone(),
+                        commands: block.commands.clone(),
+                        output: block.output.clone(),
+                        span: src.span(node.start, node.end, self.norm),
+                    });
+                    let ifs = ifs_of(env);
+                    match block.output {
+                        Some(out) => {
+                            let trimmed = out.trim_end_matches('\n').to_string();
+                            notes.push(WordNote::SubstitutionOutput {
+                                value: trimmed.clone(),
+                            });
+                            push_expanded(atoms, &trimmed, in_dq, ifs.as_deref());
+                        }
+                        None => atoms.push(Atom::Unk {
+                            reason: format!("the output of `{}`", short(text)),
+                            may_be_empty: true,
+                        }),
+                    }
+                }
+                k::PROCESS_SUBSTITUTION => {
+                    let out_dir = text.starts_with(">(");
+                    let block = self.run_subst(
+                        src,
+                        id,
+                        env,
+                        origin,
+                        OriginKind::ProcessSubstitution,
+                        if out_dir {
+                            "process substitution >(..)"
+                        } else {
+                            "process substitution <(..)"
+                        },
+                    );
+                    subs.push(Substitution {
+                        kind: if out_dir {
+                            SubstKind::ProcessOut
+                        } else {
+                            SubstKind::ProcessIn
+                        },
+                        producers: if out_dir {
+                            block.heads.clone()
+                        } else {
+                            block.tails.clone()
+                        },
+                        commands: block.commands.clone(),
+                        output: block.output.clone(),
+                        span: src.span(node.start, node.end, self.norm),
+                    });
+                    atoms.push(Atom::Unk {
+                        reason: format!("a /dev/fd path connected to `{}`", short(text)),
+                        may_be_empty: false,
+                    });
+                }
+                k::BRACE_EXPRESSION => {
+                    // `{1..5}` / `{a..e}`: expand the sequence into a brace list.
+                    let body = text.trim_start_matches('{').trim_end_matches('}');
+                    match expand_sequence(body) {
+                        Some(items) => {
+                            atoms.push(Atom::written('{', false));
+                            for (i, it) in items.iter().enumerate() {
+                                if i > 0 {
+                                    atoms.push(Atom::written(',', false));
+                                }
+                                push_str(atoms, it, true, false);
+                            }
+                            if items.len() == 1 {
+                                atoms.push(Atom::written(',', false));
+                            }
+                            atoms.push(Atom::written('}', false));
+                        }
+                        None => push_str(atoms, text, false, false),
+                    }
+                }
+                _ => {
+                    // Arithmetic and other conservative kinds: value unknown, but any code
+                    // inside still runs and is lowered.
+                    self.lower_substitutions_in(src, id, env, origin, subs, depth);
+                    atoms.push(Atom::Unk {
+                        reason: format!("`{}` is only known at run time", short(text)),
+                        may_be_empty: true,
+                    });
+                }
+            }
+        })
     }
 
     /// Lower every `$(..)`/`<(..)` inside a subtree whose value we do not compute.

@@ -6,6 +6,15 @@ use crate::model::paths::{self, Extent, PathClass, PathInfo, Roots};
 use crate::model::{Command, Word};
 use crate::rules::Cx;
 
+/// Words as messages show them, comma-separated (`a, b, …/x`).
+pub fn shown_list(words: &[&Word]) -> String {
+    words
+        .iter()
+        .map(|w| w.shown())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// Classify a path operand of `cmd` (its working directory and the context's home).
 pub fn classify(cmd: &Command, w: &Word, home: Option<&str>) -> Extent {
     paths::classify_word(w, cmd.cwd.as_deref(), home)

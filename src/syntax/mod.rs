@@ -2,6 +2,9 @@
 //! names `tree_sitter` types, so grammar quirks and limits are handled in one place.
 
 pub mod kinds;
+mod plain;
+
+pub use plain::set_enabled as set_plain_lexer;
 
 use tree_sitter::{Language, Parser};
 
@@ -15,7 +18,7 @@ pub const MAX_NODES: usize = 2_000_000;
 pub type NodeId = u32;
 
 /// One syntax node, owned, with its byte span into the parsed text.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Node {
     pub kind: &'static str,
     pub named: bool,
@@ -56,7 +59,7 @@ impl ParseProblem {
 }
 
 /// An owned syntax tree of one piece of bash text.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Tree {
     pub nodes: Vec<Node>,
     pub root: NodeId,
@@ -239,7 +242,25 @@ pub fn parse_floor(text: &str) -> Result<usize, SyntaxError> {
 }
 
 /// Parse bash text into an owned tree. Never panics; grammar gaps become [`ParseProblem`]s.
+/// One simple command of plain words takes the exact fast path of `plain` (the same tree
+/// tree-sitter builds, without running it); everything else goes to tree-sitter.
 pub fn parse(text: &str) -> Result<Tree, SyntaxError> {
+    if plain::enabled()
+        && let Some(tree) = plain::parse(text)
+    {
+        return Ok(tree);
+    }
+    parse_tree_sitter(text)
+}
+
+/// The fast path alone: the tree of `text` when it is one simple command of plain words,
+/// `None` when the fast path declines it. For the differential tests.
+pub fn parse_plain(text: &str) -> Option<Tree> {
+    plain::parse(text)
+}
+
+/// [`parse`] through tree-sitter always, never the fast path. For the differential tests.
+pub fn parse_tree_sitter(text: &str) -> Result<Tree, SyntaxError> {
     let ts = ts_parse(text)?;
     let names = names();
     let root = ts.root_node();

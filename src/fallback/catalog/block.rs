@@ -146,8 +146,7 @@ pub(super) static PATTERNS: &[FallbackPattern] = &[
             "(?P<m>",
             prog!(),
             r"(?:mkfs(?:\.\w+)?|mke2fs|mkswap|newfs(?:_\w+)?)",
-            args!(),
-            sp!(),
+            later!(),
             r#"['"]?/dev/(?P<d>[\w./:+-]+))"#
         ),
         "mkfs*/mke2fs/mkswap on a /dev/ path other than a harmless device (checked in code)",
@@ -177,13 +176,11 @@ pub(super) static PATTERNS: &[FallbackPattern] = &[
             "(?:",
             sp!(),
             r"(?:-[a-zA-Z]*a[a-zA-Z]*|--all|-o|--offset)",
-            args!(),
-            sp!(),
+            later!(),
             r#"['"]?/dev/(?P<d>[\w./:+-]+)|"#,
             sp!(),
             r#"['"]?/dev/(?P<e>[\w./:+-]+)"#,
-            args!(),
-            sp!(),
+            later!(),
             r"(?:-[a-zA-Z]*a[a-zA-Z]*|--all|-o|--offset)",
             "))",
             end!()
@@ -210,8 +207,7 @@ pub(super) static PATTERNS: &[FallbackPattern] = &[
             "(?P<m>",
             prog!(),
             "dd",
-            args!(),
-            sp!(),
+            later!(),
             r#"of=['"]?/dev/"#,
             blk!(),
             ")"
@@ -259,8 +255,7 @@ pub(super) static PATTERNS: &[FallbackPattern] = &[
             "(?P<m>",
             prog!(),
             r"(?:cp|install|ddrescue)",
-            args!(),
-            sp!(),
+            later!(),
             r#"['"]?/dev/"#,
             blk!(),
             r#"['"]?)"#,
@@ -278,7 +273,7 @@ pub(super) static PATTERNS: &[FallbackPattern] = &[
         "fb-tee-device",
         "write to block device",
         B,
-        concat!(r"\btee", args!(), sp!(), r#"['"]?/dev/"#, blk!()),
+        concat!(r"\btee", later!(), r#"['"]?/dev/"#, blk!()),
         "tee writing onto a block device",
         hits: &["cat img | tee /dev/sdb", "tee -a /dev/sda < x"],
         misses: &["tee /dev/null", "tee out.log"],
@@ -292,8 +287,7 @@ pub(super) static PATTERNS: &[FallbackPattern] = &[
             "(?P<m>",
             prog!(),
             "shred",
-            args!(),
-            sp!(),
+            later!(),
             r#"['"]?/dev/"#,
             blk!(),
             ")"
@@ -311,8 +305,7 @@ pub(super) static PATTERNS: &[FallbackPattern] = &[
             "(?P<m>",
             prog!(),
             "badblocks",
-            args!(),
-            sp!(),
+            later!(),
             r"-[a-zA-Z]*w[a-zA-Z]*)",
             end!()
         ),
@@ -368,13 +361,7 @@ pub(super) static PATTERNS: &[FallbackPattern] = &[
         "fb-power-command",
         "system shutdown/reboot",
         B,
-        concat!(
-            cmd_pos!(),
-            "(?P<m>",
-            prog!(),
-            r#"(?:shutdown|reboot|halt|poweroff)['"]?)"#,
-            end!()
-        ),
+        concat!(command!(r#"(?:shutdown|reboot|halt|poweroff)['"]?"#), end!()),
         "shutdown/reboot/halt/poweroff as the command word (not `adb reboot`, `bazel shutdown`)",
         hits: &[
             "shutdown -h now",
@@ -401,13 +388,7 @@ pub(super) static PATTERNS: &[FallbackPattern] = &[
         "fb-init-runlevel",
         "init 0/6 (shutdown/reboot)",
         B,
-        concat!(
-            cmd_pos!(),
-            "(?P<m>",
-            prog!(),
-            r"init[ \t]+[06])",
-            stmt_end!()
-        ),
+        concat!(command!(r"init[ \t]+[06]"), stmt_end!()),
         "init 0 / init 6 as a command",
         hits: &["init 0", "sudo init 6", "x && /sbin/init 0"],
         misses: &["git init 0", "init 3", "terraform init"],
@@ -416,13 +397,7 @@ pub(super) static PATTERNS: &[FallbackPattern] = &[
         "fb-telinit-runlevel",
         "telinit 0/6 (shutdown/reboot)",
         B,
-        concat!(
-            cmd_pos!(),
-            "(?P<m>",
-            prog!(),
-            r"telinit[ \t]+[06])",
-            stmt_end!()
-        ),
+        concat!(command!(r"telinit[ \t]+[06]"), stmt_end!()),
         "telinit 0 / telinit 6 as a command",
         hits: &["telinit 0", "sudo telinit 6"],
         misses: &["telinit 3", "echo telinit 0"],
@@ -490,12 +465,7 @@ pub(super) static PATTERNS: &[FallbackPattern] = &[
         "fb-sudo-stdin",
         "sudo with privilege flag (stdin/askpass/shell/list)",
         B,
-        concat!(
-            r"(?P<m>\bsudo",
-            sudo_opts!(),
-            r"[ \t]+(?:-S|--stdin))",
-            end!()
-        ),
+        sudo_with!(r"(?:-S|--stdin)"),
         "sudo -S / --stdin: a password fed on stdin (automated password guessing)",
         hits: &[
             "echo pw | sudo -S apt update",
@@ -508,12 +478,7 @@ pub(super) static PATTERNS: &[FallbackPattern] = &[
         "fb-sudo-stdin-combined",
         "sudo with combined-flag privilege escalation",
         B,
-        concat!(
-            r"(?P<m>\bsudo",
-            sudo_opts!(),
-            r"[ \t]+-(?:[a-zA-Z]+S[a-zA-Z]*|S[a-zA-Z]+))",
-            end!()
-        ),
+        sudo_with!(r"-(?:[a-zA-Z]+S[a-zA-Z]*|S[a-zA-Z]+)"),
         "sudo with -S inside a flag cluster (-kS, -Sk)",
         hits: &["echo pw | sudo -kS ls", "sudo -Sk id"],
         misses: &["sudo -S ls", "sudo -k ls"],

@@ -13,8 +13,7 @@ pub(super) static PATTERNS: &[FallbackPattern] = &[
             "(?P<m>",
             prog!(),
             r#"rm['"]?"#,
-            args!(),
-            sp!(),
+            later!(),
             r#"['"]?(?:/+(?:bin|boot|dev|etc|lib\w*|opt|proc|root|sbin|srv|sys|usr|var|System|Library|Applications|private)\b|"#,
             cred!(),
             "|",
@@ -40,8 +39,7 @@ pub(super) static PATTERNS: &[FallbackPattern] = &[
             "(?P<m>",
             prog!(),
             r#"rm['"]?"#,
-            args!(),
-            sp!(),
+            later!(),
             r"-[a-zA-Z]*[rR][a-zA-Z]*)",
             end!()
         ),
@@ -70,8 +68,7 @@ pub(super) static PATTERNS: &[FallbackPattern] = &[
             "(?P<m>",
             prog!(),
             r#"rm['"]?"#,
-            args!(),
-            sp!(),
+            later!(),
             r"--r(?:e(?:c(?:u(?:r(?:s(?:i(?:v(?:e)?)?)?)?)?)?)?)?)",
             end!()
         ),
@@ -126,7 +123,7 @@ pub(super) static PATTERNS: &[FallbackPattern] = &[
         "fb-chmod-world-writable",
         "world/other-writable permissions",
         A,
-        concat!(r"(?P<m>\bchmod", args!(), sp!(), mode_ww!(), ")", end!()),
+        concat!(r"(?P<m>\bchmod", later!(), mode_ww!(), ")", end!()),
         "chmod to a mode writable by others (777, 666, 0757, o+w, a+rwx, go+w)",
         hits: &[
             "chmod 777 x",
@@ -156,14 +153,12 @@ pub(super) static PATTERNS: &[FallbackPattern] = &[
             "(?:",
             sp!(),
             rec_long!(),
-            args!(),
-            sp!(),
+            later!(),
             mode_ww!(),
             "|",
             sp!(),
             mode_ww!(),
-            args!(),
-            sp!(),
+            later!(),
             rec_long!(),
             "))",
             end!()
@@ -182,11 +177,9 @@ pub(super) static PATTERNS: &[FallbackPattern] = &[
         A,
         concat!(
             r"(?P<m>\bchown",
-            args!(),
-            sp!(),
+            later!(),
             r"-[a-zA-Z]*R[a-zA-Z]*",
-            args!(),
-            sp!(),
+            later!(),
             owner_root!(),
             ")",
             end!()
@@ -209,11 +202,9 @@ pub(super) static PATTERNS: &[FallbackPattern] = &[
         A,
         concat!(
             r"(?P<m>\bchown",
-            args!(),
-            sp!(),
+            later!(),
             rec_long!(),
-            args!(),
-            sp!(),
+            later!(),
             owner_root!(),
             ")",
             end!()
@@ -254,8 +245,7 @@ pub(super) static PATTERNS: &[FallbackPattern] = &[
             "(?P<m>",
             prog!(),
             "dd",
-            args!(),
-            sp!(),
+            later!(),
             r"if=[^\s;&|]*)"
         ),
         "dd with an input file (raw copy; onto a device, fb-dd-device blocks)",
@@ -384,12 +374,17 @@ pub(super) static PATTERNS: &[FallbackPattern] = &[
         "fb-pkill-9",
         "force kill processes",
         A,
-        concat!(
-            r"(?P<m>\bpkill",
-            args!(),
-            sp!(),
-            r"(?:-(?:9|KILL|SIGKILL)|--signal[= \t]+(?:9|KILL|SIGKILL)|-s[ \t]*(?:9|KILL|SIGKILL)))",
-            end!()
+        with_flag!(
+            r"\bpkill",
+            concat!(
+                "(?:-",
+                sigkill!(),
+                r"|--signal[= \t]+",
+                sigkill!(),
+                r"|-s[ \t]*",
+                sigkill!(),
+                ")"
+            )
         ),
         "pkill with SIGKILL",
         hits: &[
@@ -406,9 +401,12 @@ pub(super) static PATTERNS: &[FallbackPattern] = &[
         A,
         concat!(
             r"(?P<m>\bkill",
-            args!(),
-            sp!(),
-            r"(?:-(?:9|KILL|SIGKILL)|-s[ \t]*(?:9|KILL|SIGKILL))",
+            later!(),
+            "(?:-",
+            sigkill!(),
+            r"|-s[ \t]*",
+            sigkill!(),
+            ")",
             sp!(),
             r"[^\n;&|]*?(?:\$\(|`))"
         ),
@@ -443,13 +441,7 @@ pub(super) static PATTERNS: &[FallbackPattern] = &[
         "fb-killall-kill",
         "force kill processes (killall -KILL)",
         A,
-        concat!(
-            r"(?P<m>\bkillall",
-            args!(),
-            sp!(),
-            r"-(?:9|KILL|SIGKILL))",
-            end!()
-        ),
+        with_flag!(r"\bkillall", concat!("-", sigkill!())),
         "killall -9 / -KILL",
         hits: &[
             "killall -9 node",
@@ -462,13 +454,7 @@ pub(super) static PATTERNS: &[FallbackPattern] = &[
         "fb-killall-s-kill",
         "force kill processes (killall -s KILL)",
         A,
-        concat!(
-            r"(?P<m>\bkillall",
-            args!(),
-            sp!(),
-            r"(?:-s|--signal)[= \t]*(?:9|KILL|SIGKILL))",
-            end!()
-        ),
+        with_flag!(r"\bkillall", concat!(r"(?:-s|--signal)[= \t]*", sigkill!())),
         "killall -s KILL / --signal KILL",
         hits: &[
             "killall -s KILL node",
@@ -481,13 +467,7 @@ pub(super) static PATTERNS: &[FallbackPattern] = &[
         "fb-killall-regex",
         "kill processes by regex (killall -r)",
         A,
-        concat!(
-            r"(?P<m>\bkillall",
-            args!(),
-            sp!(),
-            r"(?:-[a-zA-Z]*r[a-zA-Z]*|--regexp))",
-            end!()
-        ),
+        with_flag!(r"\bkillall", r"(?:-[a-zA-Z]*r[a-zA-Z]*|--regexp)"),
         "killall -r / --regexp",
         hits: &[
             "killall -r 'node.*'",

@@ -41,8 +41,7 @@ pub(super) static PATTERNS: &[FallbackPattern] = &[
             r"(?P<m>\b(?:(?:docker|podman)",
             opts!(),
             r"[ \t]+compose|docker-compose|podman-compose)",
-            args!(),
-            sp!(),
+            later!(),
             r"(?:down|stop|kill|restart|rm))",
             end!()
         ),
@@ -87,8 +86,7 @@ pub(super) static PATTERNS: &[FallbackPattern] = &[
             r"(?P<m>\b(?:docker|podman)",
             opts!(),
             r"[ \t]+(?:(?:container[ \t]+)?rm",
-            args!(),
-            sp!(),
+            later!(),
             r"(?:-[a-zA-Z]*f[a-zA-Z]*|--force)|system[ \t]+prune|volume[ \t]+(?:rm|prune)))",
             end!()
         ),

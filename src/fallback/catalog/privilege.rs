@@ -26,12 +26,7 @@ pub(super) static PATTERNS: &[FallbackPattern] = &[
         "fb-sudo-priv-flag",
         "sudo with privilege flag (stdin/askpass/shell/list)",
         A,
-        concat!(
-            r"(?P<m>\bsudo",
-            sudo_opts!(),
-            r"[ \t]+(?:-[Asl]|--(?:askpass|shell|list)))",
-            end!()
-        ),
+        sudo_with!(r"(?:-[Asl]|--(?:askpass|shell|list))"),
         "sudo -A/--askpass, -s/--shell, -l/--list",
         hits: &[
             "sudo -s",
@@ -46,12 +41,7 @@ pub(super) static PATTERNS: &[FallbackPattern] = &[
         "fb-sudo-combined-flag",
         "sudo with combined-flag privilege escalation",
         A,
-        concat!(
-            r"(?P<m>\bsudo",
-            sudo_opts!(),
-            r"[ \t]+-(?:[a-zA-Z]+[Asl][a-zA-Z]*|[Asl][a-zA-Z]+))",
-            end!()
-        ),
+        sudo_with!(r"-(?:[a-zA-Z]+[Asl][a-zA-Z]*|[Asl][a-zA-Z]+)"),
         "sudo with -A, -s or -l inside a flag cluster (-Es, -nl)",
         hits: &["sudo -Es", "sudo -nl", "sudo -sE"],
         misses: &["sudo -E make", "sudo -s", "sudo ls -la"],

@@ -11,8 +11,7 @@ pub(super) static PATTERNS: &[FallbackPattern] = &[
         A,
         concat!(
             r"\btee",
-            args!(),
-            sp!(),
+            later!(),
             r#"['"]?(?:/+etc/|"#,
             sensitive!(),
             ")"
@@ -52,7 +51,7 @@ pub(super) static PATTERNS: &[FallbackPattern] = &[
         "fb-tee-env",
         "overwrite project env/config via tee",
         A,
-        concat!(r"\btee", args!(), sp!(), r#"['"]?"#, proj_env!(), end!()),
+        concat!(r"\btee", later!(), r#"['"]?"#, proj_env!(), end!()),
         "tee into a .env / .env.* / .envrc file",
         hits: &[
             "echo K=v | tee .env",

@@ -1,6 +1,8 @@
 //! Shared tokenizer machinery for the interpreter scanners: a char-safe cursor, tokens, escape
 //! decoding, string bodies with interpolation, heredocs, and call-argument helpers.
 
+use super::Out;
+
 /// Brackets nested deeper than this make the code unreadable instead of being tracked.
 const MAX_DEPTH: usize = 256;
 /// Interpolation (`f"{..}"`, `${..}`, `#{..}`) recurses into the code lexer; this bounds it.
@@ -149,6 +151,40 @@ pub(crate) struct StrSpec<'s> {
     pub multiline: bool,
 }
 
+impl<'s> StrSpec<'s> {
+    /// A body that may span lines, as quote-like operators and most string kinds do.
+    pub fn new(close: &'s str, open: Option<char>, esc: Esc, interp: Interp) -> Self {
+        StrSpec {
+            close,
+            open,
+            esc,
+            interp,
+            multiline: true,
+        }
+    }
+}
+
+/// The closing delimiter of a quote-like opener `d` and, for a bracket, the opener that nests:
+/// `q(a(b)c)` closes at the second `)`, `q/a/` at the second `/`.
+pub(crate) fn closer(d: char) -> (String, Option<char>) {
+    match d {
+        '(' => (")".into(), Some('(')),
+        '[' => ("]".into(), Some('[')),
+        '{' => ("}".into(), Some('{')),
+        '<' => (">".into(), Some('<')),
+        _ => (d.to_string(), None),
+    }
+}
+
+/// The char a language lexer's loop is at, with the one after it and the bracket depth the
+/// loop started at (its interpolation's own brackets are above it).
+pub(crate) struct At {
+    pub start: usize,
+    pub c: char,
+    pub c2: Option<char>,
+    pub base: usize,
+}
+
 /// The language's code lexer; `nested` means "stop at the `}` closing an interpolation".
 pub(crate) type CodeFn = fn(&mut Lex<'_>, bool);
 
@@ -257,6 +293,112 @@ impl<'a> Lex<'a> {
         self.cur.pos += 1;
         self.push(Kind::Punct, c.to_string(), start);
         false
+    }
+    /// The loop of a language's code lexer: `arm` lexes what is particular to the language and
+    /// returns false for what it leaves to the rules every language shares (numbers, brackets,
+    /// operators of `ops`). Nested code (`nested`) ends at the `}` closing its interpolation;
+    /// running out of input before it fails with `eof`.
+    pub fn run(
+        &mut self,
+        nested: bool,
+        eof: &str,
+        ops: &[&str],
+        mut arm: impl FnMut(&mut Self, At) -> bool,
+    ) {
+        let base = self.depth();
+        while self.ok() {
+            let start = self.cur.pos;
+            let Some(c) = self.cur.peek() else {
+                if nested {
+                    self.fail(eof);
+                }
+                return;
+            };
+            let c2 = self.cur.peek2();
+            if arm(self, At { start, c, c2, base }) {
+                continue;
+            }
+            match c {
+                '0'..='9' => self.number(),
+                '(' | '[' | '{' | ')' | ']' | '}' => {
+                    if self.bracket(c, nested, base) {
+                        return;
+                    }
+                }
+                _ => self.punct(ops),
+            }
+        }
+    }
+    /// Lexes all of the code with `code` and reports to `out` why it could not be read.
+    pub fn lex_all(&mut self, code: CodeFn, out: &mut Out) {
+        code(self, false);
+        self.end();
+        if let Some(e) = &self.err {
+            out.fail(e);
+        }
+    }
+    /// Lexes a string-like token whose body starts at the cursor (just after its opener).
+    pub fn string(&mut self, kind: Kind, start: usize, spec: &StrSpec, code: CodeFn) {
+        let idx = self.placeholder(kind, start);
+        let body = read_body(self, spec, code);
+        self.fill(idx, body, true);
+    }
+    /// Whether a `/` (or `%`, `?`) at the cursor starts a literal rather than an operator:
+    /// at the start, after an operator or an opening bracket, after a statement end, or after
+    /// a word of `term_after` (`split /,/`). After any other bareword, a space before it and
+    /// none after it read as an argument (`foo /x/`), else as an operator (`$n / 2`).
+    pub fn term_pos(&self, term_after: &[&str]) -> bool {
+        let Some(t) = self.prev() else { return true };
+        match t.kind {
+            Kind::Punct => !matches!(t.text.as_str(), ")" | "]" | "}"),
+            Kind::Nl => true,
+            Kind::Ident => {
+                term_after.contains(&t.text.as_str())
+                    || self.cur.prev_char().is_some_and(char::is_whitespace)
+                        && self
+                            .cur
+                            .peek2()
+                            .is_some_and(|c| !c.is_whitespace() && c != '=')
+            }
+            _ => false,
+        }
+    }
+    /// The tag of the heredoc opener at the cursor, bare or quoted (`"EOF"`, `'EOF'`,
+    /// `` `EOF` ``), with its quote; None, failing the lexer, when a quoted tag is not closed.
+    pub fn heredoc_tag(&mut self) -> Option<(Option<char>, String)> {
+        let q = self.cur.peek().filter(|c| matches!(c, '"' | '\'' | '`'));
+        let tag = match q {
+            Some(q) => {
+                self.cur.bump();
+                let tag = self.cur.eat_while(|c| c != q && c != '\n').to_string();
+                if !self.cur.eat(&q.to_string()) {
+                    self.fail("unterminated heredoc tag");
+                    return None;
+                }
+                tag
+            }
+            None => self.cur.eat_while(is_ident).to_string(),
+        };
+        Some((q, tag))
+    }
+    /// Queues heredoc `h`, whose body starts at the next line, behind its token: a command
+    /// for a backtick tag, else a string.
+    pub fn defer_heredoc(&mut self, quote: Option<char>, start: usize, h: Heredoc) {
+        let kind = if quote == Some('`') {
+            Kind::Cmd
+        } else {
+            Kind::Str
+        };
+        let idx = self.placeholder(kind, start);
+        self.pending.push((idx, h));
+    }
+    /// Skips a `/* .. */` comment that starts at the cursor.
+    pub fn block_comment(&mut self) {
+        self.cur.pos += 2;
+        match self.cur.rest().find("*/") {
+            Some(k) => self.cur.pos += k + 2,
+            None => self.fail("unterminated comment"),
+        }
     }
     /// Lexes the longest operator of `ops` at the cursor, else a single char.
     pub fn punct(&mut self, ops: &[&str]) {

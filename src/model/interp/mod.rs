@@ -303,6 +303,37 @@ impl Out {
     }
 }
 
+/// Helpers for the tests of every language's scanner.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::{CapKind, Lang, scan};
+
+    /// What `code` can do: each capability's kind and the API that provides it, in order.
+    pub(crate) fn kinds(lang: Lang, code: &str) -> Vec<(CapKind, String)> {
+        scan(lang, code)
+            .capabilities
+            .into_iter()
+            .map(|c| (c.kind, c.what))
+            .collect()
+    }
+
+    /// Each of `codes` reads as `lang` and can do nothing.
+    pub(crate) fn assert_inert(lang: Lang, codes: &[&str]) {
+        for code in codes {
+            let s = scan(lang, code);
+            assert_eq!(s.capabilities, vec![], "{code}");
+            assert!(!s.unreadable, "{code}");
+        }
+    }
+
+    /// None of `codes` can be read as `lang`.
+    pub(crate) fn assert_unreadable(lang: Lang, codes: &[&str]) {
+        for code in codes {
+            assert!(scan(lang, code).unreadable, "{code}");
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -386,6 +417,34 @@ mod tests {
     }
 
     proptest::proptest! {
+        #[test]
+        fn scan_never_panics_on_any_text(code in "\\PC{0,200}") {
+            for &lang in Lang::ALL {
+                let _ = scan(lang, &code);
+            }
+        }
+
+        // Text made of each hand-scanned language's quoting and bracket characters reaches
+        // the corners of its lexer that random text rarely does.
+        #[test]
+        fn scan_never_panics_on_language_like_text(
+            python in "[a-z_().,'\"\\[\\]{}=+# \\\\\n]{0,120}",
+            node in "[a-z$`'\"/*(){}\\[\\].,:=+ \\\\\n]{0,120}",
+            perl in "[a-z$@%&qwxsy/`'\"(){}<>#=~;,. \\\\\n]{0,120}",
+            ruby in "[a-z%:@$?#{}()\\[\\]`'\"/<~=. \\\\\n]{0,120}",
+            php in "[a-z$<?>`'\"#/*(){}\\[\\];. \\\\\n]{0,120}",
+        ) {
+            for (lang, code) in [
+                (Lang::Python, python),
+                (Lang::Node, node),
+                (Lang::Perl, perl),
+                (Lang::Ruby, ruby),
+                (Lang::Php, php),
+            ] {
+                let _ = scan(lang, &code);
+            }
+        }
+
         #[test]
         fn scan_never_panics_on_lossy_bytes(bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..300)) {
             let code = String::from_utf8_lossy(&bytes);

@@ -4,8 +4,8 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
-use super::lexer::{self, Esc, Interp, Kind, Lex, StrSpec, Token};
-use super::tokens;
+use super::lexer::{self, At, Esc, Interp, Kind, Lex, StrSpec, Token};
+use super::tokens::{self, View};
 use super::{CapKind, Out};
 
 const OPS: &[&str] = &[
@@ -14,6 +14,8 @@ const OPS: &[&str] = &[
     "**", "<<", ">>",
 ];
 const JOIN: &[&str] = &["+"];
+/// Why nested code (an interpolation) that runs out of input is unreadable.
+const UNTERMINATED: &str = "unterminated template expression";
 const REGEX_AFTER: &[&str] = &[
     "return",
     "typeof",
@@ -33,11 +35,7 @@ const REGEX_AFTER: &[&str] = &[
 
 pub(crate) fn scan(code: &str, out: &mut Out) {
     let mut lx = Lex::new(code);
-    lex(&mut lx, false);
-    lx.end();
-    if let Some(e) = &lx.err {
-        out.fail(e);
-    }
+    lx.lex_all(lex, out);
     Scanner {
         t: &lx.toks,
         out,
@@ -59,65 +57,37 @@ fn regex_ok(prev: Option<&Token>) -> bool {
 }
 
 fn lex(lx: &mut Lex<'_>, nested: bool) {
-    let base = lx.depth();
-    while lx.ok() {
-        let start = lx.cur.pos;
-        let Some(c) = lx.cur.peek() else {
-            if nested {
-                lx.fail("unterminated template expression");
-            }
-            return;
-        };
-        let c2 = lx.cur.peek2();
+    lx.run(nested, UNTERMINATED, OPS, |lx, At { start, c, c2, .. }| {
         match c {
             c if c.is_whitespace() => {
                 lx.cur.bump();
             }
             '/' if c2 == Some('/') => lx.cur.skip_line(),
             '#' if start == 0 && c2 == Some('!') => lx.cur.skip_line(),
-            '/' if c2 == Some('*') => {
-                lx.cur.pos += 2;
-                match lx.cur.rest().find("*/") {
-                    Some(k) => lx.cur.pos += k + 2,
-                    None => lx.fail("unterminated comment"),
-                }
-            }
+            '/' if c2 == Some('*') => lx.block_comment(),
             '"' | '\'' | '`' => {
                 lx.cur.bump();
-                let close = if c == '"' {
-                    "\""
-                } else if c == '`' {
-                    "`"
-                } else {
-                    "'"
-                };
+                let (close, _) = lexer::closer(c);
                 let interp = if c == '`' { Interp::Js } else { Interp::None };
                 let spec = StrSpec {
-                    close,
+                    close: &close,
                     open: None,
                     esc: Esc::Js,
                     interp,
                     multiline: c == '`',
                 };
-                let idx = lx.placeholder(Kind::Str, start);
-                let body = lexer::read_body(lx, &spec, lex);
-                lx.fill(idx, body, true);
+                lx.string(Kind::Str, start, &spec, lex);
             }
             '/' if regex_ok(lx.prev()) => regex(lx, start),
             c if lexer::is_ident_start(c) || c == '$' => {
                 let word = lx.cur.eat_while(ident_char).to_string();
                 lx.push(Kind::Ident, word, start);
             }
-            '0'..='9' => lx.number(),
             '.' if c2.is_some_and(|d| d.is_ascii_digit()) => lx.number(),
-            '(' | '[' | '{' | ')' | ']' | '}' => {
-                if lx.bracket(c, nested, base) {
-                    return;
-                }
-            }
-            _ => lx.punct(OPS),
+            _ => return false,
         }
-    }
+        true
+    });
 }
 
 fn regex(lx: &mut Lex<'_>, start: usize) {
@@ -217,27 +187,15 @@ struct Scanner<'t, 'o> {
     alias: HashMap<String, String>,
 }
 
-impl<'t> Scanner<'t, '_> {
-    fn is(&self, i: usize, p: &str) -> bool {
-        self.t.get(i).is_some_and(|t| t.punct(p))
-    }
-
-    fn ident(&self, i: usize) -> Option<&'t str> {
+impl<'t> View<'t> for Scanner<'t, '_> {
+    fn toks(&self) -> &'t [Token] {
         self.t
-            .get(i)
-            .filter(|t| t.kind == Kind::Ident)
-            .map(|t| t.text.as_str())
     }
+}
 
+impl<'t> Scanner<'t, '_> {
     fn lit(&self, r: &Range<usize>) -> Option<String> {
         tokens::lit(self.t, r, JOIN, false)
-    }
-
-    fn span(&self, a: usize, b: usize) -> (usize, usize) {
-        (
-            self.t.get(a).map_or(0, |t| t.start),
-            self.t.get(b).map_or(0, |t| t.end),
-        )
     }
 
     fn run(mut self) {
@@ -556,31 +514,26 @@ impl<'t> Scanner<'t, '_> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{CapKind, Lang, ShellOut, scan as scan_lang};
-    use proptest::prelude::*;
+    use super::super::{CapKind, Lang, ShellOut, scan as scan_lang, testing};
 
     fn kinds(code: &str) -> Vec<(CapKind, String)> {
-        scan_lang(Lang::Node, code)
-            .capabilities
-            .into_iter()
-            .map(|c| (c.kind, c.what))
-            .collect()
+        testing::kinds(Lang::Node, code)
     }
 
     #[test]
     fn reading_and_printing_has_no_capability() {
-        for code in [
-            "console.log(JSON.parse(require('fs').readFileSync(0)))",
-            "require('fs').readFileSync('x','utf8')",
-            "const s = 'child_process.execSync(\"rm\")'; // require('child_process')\nconsole.log(s)",
-            "/* eval(x) */ console.log(`a ${1 + 2} b`)",
-            "const r = /exec\\(/g; console.log('x'.match(r), 4 / 2 / 1)",
-            "const o = {exec: 1, spawn: 2}; console.log(o.exec)",
-            "import fs from 'node:fs'; console.log(fs.readFileSync('a', 'utf8'))",
-        ] {
-            assert_eq!(kinds(code), vec![], "{code}");
-            assert!(!scan_lang(Lang::Node, code).unreadable, "{code}");
-        }
+        testing::assert_inert(
+            Lang::Node,
+            &[
+                "console.log(JSON.parse(require('fs').readFileSync(0)))",
+                "require('fs').readFileSync('x','utf8')",
+                "const s = 'child_process.execSync(\"rm\")'; // require('child_process')\nconsole.log(s)",
+                "/* eval(x) */ console.log(`a ${1 + 2} b`)",
+                "const r = /exec\\(/g; console.log('x'.match(r), 4 / 2 / 1)",
+                "const o = {exec: 1, spawn: 2}; console.log(o.exec)",
+                "import fs from 'node:fs'; console.log(fs.readFileSync('a', 'utf8'))",
+            ],
+        );
     }
 
     #[test]
@@ -709,26 +662,15 @@ mod tests {
 
     #[test]
     fn unreadable_when_unterminated() {
-        for code in [
-            "console.log('abc",
-            "x = `abc ${",
-            "/* never closed",
-            "f(1]",
-            "let r = /abc",
-        ] {
-            assert!(scan_lang(Lang::Node, code).unreadable, "{code}");
-        }
-    }
-
-    proptest! {
-        #[test]
-        fn scan_never_panics(code in "\\PC{0,200}") {
-            let _ = scan_lang(Lang::Node, &code);
-        }
-
-        #[test]
-        fn scan_never_panics_on_js_like_text(code in "[a-z$`'\"/*(){}\\[\\].,:=+ \\\\\n]{0,120}") {
-            let _ = scan_lang(Lang::Node, &code);
-        }
+        testing::assert_unreadable(
+            Lang::Node,
+            &[
+                "console.log('abc",
+                "x = `abc ${",
+                "/* never closed",
+                "f(1]",
+                "let r = /abc",
+            ],
+        );
     }
 }

@@ -3,8 +3,8 @@
 
 use std::ops::Range;
 
-use super::lexer::{self, Esc, Heredoc, Interp, Kind, Lex, StrSpec, Token};
-use super::tokens;
+use super::lexer::{self, At, Esc, Heredoc, Interp, Kind, Lex, StrSpec, Token};
+use super::tokens::{self, View};
 use super::{CapKind, Out};
 
 const OPS: &[&str] = &[
@@ -12,6 +12,8 @@ const OPS: &[&str] = &[
     "||", "//", "..", "::", "++", "--", "**", "+=", "-=", "*=", "/=", ".=", "<<", ">>",
 ];
 const JOIN: &[&str] = &["."];
+/// Why nested code (an interpolation) that runs out of input is unreadable.
+const UNTERMINATED: &str = "unterminated interpolation";
 /// Words after which a `/` starts a regex rather than a division.
 const TERM_AFTER: &[&str] = &[
     "if", "unless", "while", "until", "and", "or", "not", "xor", "return", "split", "grep", "map",
@@ -60,11 +62,7 @@ const ARGS_END: &[&str] = &[
 
 pub(crate) fn scan(code: &str, out: &mut Out) {
     let mut lx = Lex::new(code);
-    lex(&mut lx, false);
-    lx.end();
-    if let Some(e) = &lx.err {
-        out.fail(e);
-    }
+    lx.lex_all(lex, out);
     Scanner {
         t: &lx.toks,
         out,
@@ -73,34 +71,8 @@ pub(crate) fn scan(code: &str, out: &mut Out) {
     .run();
 }
 
-fn term_pos(lx: &Lex<'_>) -> bool {
-    let Some(t) = lx.prev() else { return true };
-    match t.kind {
-        Kind::Punct => !matches!(t.text.as_str(), ")" | "]" | "}"),
-        // `split /,/` versus `$n / 2`: a bareword then a space then no space reads as an argument.
-        Kind::Ident => {
-            TERM_AFTER.contains(&t.text.as_str())
-                || lx.cur.prev_char().is_some_and(char::is_whitespace)
-                    && lx
-                        .cur
-                        .peek2()
-                        .is_some_and(|c| !c.is_whitespace() && c != '=')
-        }
-        _ => false,
-    }
-}
-
 fn lex(lx: &mut Lex<'_>, nested: bool) {
-    let base = lx.depth();
-    while lx.ok() {
-        let start = lx.cur.pos;
-        let Some(c) = lx.cur.peek() else {
-            if nested {
-                lx.fail("unterminated interpolation");
-            }
-            return;
-        };
-        let c2 = lx.cur.peek2();
+    lx.run(nested, UNTERMINATED, OPS, |lx, At { start, c, c2, .. }| {
         match c {
             '\n' => {
                 lx.cur.bump();
@@ -126,7 +98,7 @@ fn lex(lx: &mut Lex<'_>, nested: bool) {
                 quoted(lx, start, Kind::Str, "'", None, Esc::Single, Interp::None);
             }
             '$' | '@' => var(lx, c, start),
-            '/' if term_pos(lx) => {
+            '/' if lx.term_pos(TERM_AFTER) => {
                 lx.cur.bump();
                 quoted(lx, start, Kind::Regex, "/", None, Esc::Single, Interp::None);
                 let flags = lx.cur.eat_while(|c| c.is_ascii_alphabetic());
@@ -137,15 +109,10 @@ fn lex(lx: &mut Lex<'_>, nested: bool) {
             }
             '<' if heredoc_start(lx.cur.rest()) => heredoc(lx, start),
             c if lexer::is_ident_start(c) => word(lx, start),
-            '0'..='9' => lx.number(),
-            '(' | '[' | '{' | ')' | ']' | '}' => {
-                if lx.bracket(c, nested, base) {
-                    return;
-                }
-            }
-            _ => lx.punct(OPS),
+            _ => return false,
         }
-    }
+        true
+    });
 }
 
 fn quoted(
@@ -157,16 +124,7 @@ fn quoted(
     esc: Esc,
     interp: Interp,
 ) {
-    let spec = StrSpec {
-        close,
-        open,
-        esc,
-        interp,
-        multiline: true,
-    };
-    let idx = lx.placeholder(kind, start);
-    let body = lexer::read_body(lx, &spec, lex);
-    lx.fill(idx, body, true);
+    lx.string(kind, start, &StrSpec::new(close, open, esc, interp), lex);
 }
 
 fn var(lx: &mut Lex<'_>, sigil: char, start: usize) {
@@ -257,19 +215,9 @@ fn word(lx: &mut Lex<'_>, start: usize) {
     lx.push(Kind::Ident, w, start);
 }
 
-fn closer(d: char) -> (String, Option<char>) {
-    match d {
-        '(' => (")".into(), Some('(')),
-        '[' => ("]".into(), Some('[')),
-        '{' => ("}".into(), Some('{')),
-        '<' => (">".into(), Some('<')),
-        _ => (d.to_string(), None),
-    }
-}
-
 /// `q qq qw qx m qr s tr y` with delimiter `d` (already consumed).
 fn quote_like(lx: &mut Lex<'_>, op: &str, d: char, start: usize) {
-    let (close, open) = closer(d);
+    let (close, open) = lexer::closer(d);
     let interp = if d == '\'' {
         Interp::None
     } else {
@@ -299,19 +247,13 @@ fn quote_like(lx: &mut Lex<'_>, op: &str, d: char, start: usize) {
         "qx" => quoted(lx, start, Kind::Cmd, &close, open, esc, interp),
         _ => {
             let idx = lx.placeholder(Kind::Regex, start);
-            let single = StrSpec {
-                close: &close,
-                open,
-                esc: Esc::Single,
-                interp: Interp::None,
-                multiline: true,
-            };
+            let single = StrSpec::new(&close, open, Esc::Single, Interp::None);
             lexer::read_body(lx, &single, lex);
             let mut replacement = None;
             if matches!(op, "s" | "tr" | "y") {
                 let (close2, open2) = if open.is_some() {
                     lx.cur.eat_while(char::is_whitespace);
-                    lx.cur.bump().map(closer).unwrap_or_default()
+                    lx.cur.bump().map(lexer::closer).unwrap_or_default()
                 } else {
                     (close.clone(), None)
                 };
@@ -353,21 +295,10 @@ fn heredoc_start(rest: &str) -> bool {
 fn heredoc(lx: &mut Lex<'_>, start: usize) {
     lx.cur.pos += 2;
     let squiggly = lx.cur.eat("~");
-    let q = lx.cur.peek().filter(|c| matches!(c, '"' | '\'' | '`'));
-    let tag = match q {
-        Some(q) => {
-            lx.cur.bump();
-            let tag = lx.cur.eat_while(|c| c != q && c != '\n').to_string();
-            if !lx.cur.eat(&q.to_string()) {
-                return lx.fail("unterminated heredoc tag");
-            }
-            tag
-        }
-        None => lx.cur.eat_while(lexer::is_ident).to_string(),
+    let Some((q, tag)) = lx.heredoc_tag() else {
+        return;
     };
     let interp = q != Some('\'');
-    let kind = if q == Some('`') { Kind::Cmd } else { Kind::Str };
-    let idx = lx.placeholder(kind, start);
     let h = Heredoc {
         tag,
         indent: squiggly,
@@ -376,7 +307,7 @@ fn heredoc(lx: &mut Lex<'_>, start: usize) {
         esc: if interp { Esc::Perl } else { Esc::Single },
         interp: if interp { Interp::Perl } else { Interp::None },
     };
-    lx.pending.push((idx, h));
+    lx.defer_heredoc(q, start, h);
 }
 
 /// Modules (and their packages) that provide a capability.
@@ -426,11 +357,13 @@ struct Scanner<'t, 'o> {
     code: &'t str,
 }
 
-impl Scanner<'_, '_> {
-    fn is(&self, i: usize, p: &str) -> bool {
-        self.t.get(i).is_some_and(|t| t.punct(p))
+impl<'t> View<'t> for Scanner<'t, '_> {
+    fn toks(&self) -> &'t [Token] {
+        self.t
     }
+}
 
+impl Scanner<'_, '_> {
     fn kind(&self, i: usize) -> Option<Kind> {
         self.t.get(i).map(|t| t.kind)
     }
@@ -610,15 +543,10 @@ impl Scanner<'_, '_> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{CapKind, Lang, ShellOut, scan as scan_lang};
-    use proptest::prelude::*;
+    use super::super::{CapKind, Lang, ShellOut, scan as scan_lang, testing};
 
     fn kinds(code: &str) -> Vec<(CapKind, String)> {
-        scan_lang(Lang::Perl, code)
-            .capabilities
-            .into_iter()
-            .map(|c| (c.kind, c.what))
-            .collect()
+        testing::kinds(Lang::Perl, code)
     }
 
     fn outs(code: &str) -> Vec<ShellOut> {
@@ -627,22 +555,22 @@ mod tests {
 
     #[test]
     fn printing_and_matching_has_no_capability() {
-        for code in [
-            "print \"hello\\n\"",
-            "print if /foo/",
-            "next unless /^\\s*#/; s/a/b/g; print",
-            "my @f = split /,/; print $f[0] / 2, \"\\n\"",
-            "my %h = (system => 1); print $h{system}, $#ARGV",
-            "print q{system('rm -rf /')}, qq{ `id` }",
-            "# system('x')\nprint 1",
-            "=pod\n\nsystem('x')\n\n=cut\nprint 1",
-            "print 1;\n__END__\nsystem('rm -rf /')",
-            "open(my $fh, '<', 'f') or die; print <$fh>",
-            "eval { 1 }; do { 2 }",
-        ] {
-            assert_eq!(kinds(code), vec![], "{code}");
-            assert!(!scan_lang(Lang::Perl, code).unreadable, "{code}");
-        }
+        testing::assert_inert(
+            Lang::Perl,
+            &[
+                "print \"hello\\n\"",
+                "print if /foo/",
+                "next unless /^\\s*#/; s/a/b/g; print",
+                "my @f = split /,/; print $f[0] / 2, \"\\n\"",
+                "my %h = (system => 1); print $h{system}, $#ARGV",
+                "print q{system('rm -rf /')}, qq{ `id` }",
+                "# system('x')\nprint 1",
+                "=pod\n\nsystem('x')\n\n=cut\nprint 1",
+                "print 1;\n__END__\nsystem('rm -rf /')",
+                "open(my $fh, '<', 'f') or die; print <$fh>",
+                "eval { 1 }; do { 2 }",
+            ],
+        );
     }
 
     #[test]
@@ -752,20 +680,9 @@ mod tests {
 
     #[test]
     fn unreadable_when_unterminated() {
-        for code in ["print \"abc", "print q{abc", "s/a/b", "print (1"] {
-            assert!(scan_lang(Lang::Perl, code).unreadable, "{code}");
-        }
-    }
-
-    proptest! {
-        #[test]
-        fn scan_never_panics(code in "\\PC{0,200}") {
-            let _ = scan_lang(Lang::Perl, &code);
-        }
-
-        #[test]
-        fn scan_never_panics_on_perl_like_text(code in "[a-z$@%&qwxsy/`'\"(){}<>#=~;,. \\\\\n]{0,120}") {
-            let _ = scan_lang(Lang::Perl, &code);
-        }
+        testing::assert_unreadable(
+            Lang::Perl,
+            &["print \"abc", "print q{abc", "s/a/b", "print (1"],
+        );
     }
 }

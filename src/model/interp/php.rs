@@ -4,8 +4,8 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
-use super::lexer::{self, Esc, Heredoc, Interp, Kind, Lex, StrSpec, Token};
-use super::tokens;
+use super::lexer::{self, At, Esc, Heredoc, Interp, Kind, Lex, StrSpec, Token};
+use super::tokens::{self, View};
 use super::{CapKind, Out};
 
 const OPS: &[&str] = &[
@@ -14,6 +14,8 @@ const OPS: &[&str] = &[
     ">>",
 ];
 const JOIN: &[&str] = &["."];
+/// Why nested code (an interpolation) that runs out of input is unreadable.
+const UNTERMINATED: &str = "unterminated interpolation";
 /// Streams that are not files: writing to them is output, not a write to disk.
 const NOT_FILES: &[&str] = &[
     "php://stdout",
@@ -33,11 +35,7 @@ pub(crate) fn scan(code: &str, out: &mut Out) {
     if lx.cur.rest().trim_start().starts_with("<?") {
         html(&mut lx);
     }
-    lex(&mut lx, false);
-    lx.end();
-    if let Some(e) = &lx.err {
-        out.fail(e);
-    }
+    lx.lex_all(lex, out);
     Scanner::new(&lx.toks, out).run();
 }
 
@@ -64,16 +62,7 @@ fn line_comment(lx: &mut Lex<'_>) {
 }
 
 fn lex(lx: &mut Lex<'_>, nested: bool) {
-    let base = lx.depth();
-    while lx.ok() {
-        let start = lx.cur.pos;
-        let Some(c) = lx.cur.peek() else {
-            if nested {
-                lx.fail("unterminated interpolation");
-            }
-            return;
-        };
-        let c2 = lx.cur.peek2();
+    lx.run(nested, UNTERMINATED, OPS, |lx, At { start, c, c2, .. }| {
         match c {
             c if c.is_whitespace() => {
                 lx.cur.bump();
@@ -85,38 +74,24 @@ fn lex(lx: &mut Lex<'_>, nested: bool) {
             }
             '#' if c2 != Some('[') => line_comment(lx),
             '/' if c2 == Some('/') => line_comment(lx),
-            '/' if c2 == Some('*') => {
-                lx.cur.pos += 2;
-                match lx.cur.rest().find("*/") {
-                    Some(k) => lx.cur.pos += k + 2,
-                    None => lx.fail("unterminated comment"),
-                }
-            }
+            '/' if c2 == Some('*') => lx.block_comment(),
             '"' | '`' | '\'' => {
                 lx.cur.bump();
                 let kind = if c == '`' { Kind::Cmd } else { Kind::Str };
-                let close = if c == '"' {
-                    "\""
-                } else if c == '`' {
-                    "`"
-                } else {
-                    "'"
-                };
+                let (close, _) = lexer::closer(c);
                 let (esc, interp) = if c == '\'' {
                     (Esc::Single, Interp::None)
                 } else {
                     (Esc::Php, Interp::Php)
                 };
                 let spec = StrSpec {
-                    close,
+                    close: &close,
                     open: None,
                     esc,
                     interp,
                     multiline: true,
                 };
-                let idx = lx.placeholder(kind, start);
-                let body = lexer::read_body(lx, &spec, lex);
-                lx.fill(idx, body, true);
+                lx.string(kind, start, &spec, lex);
             }
             '$' if c2.is_some_and(lexer::is_ident_start) => {
                 lx.cur.bump();
@@ -128,16 +103,11 @@ fn lex(lx: &mut Lex<'_>, nested: bool) {
                 let word = lx.cur.eat_while(lexer::is_ident).to_string();
                 lx.push(Kind::Ident, word, start);
             }
-            '0'..='9' => lx.number(),
             '.' if c2.is_some_and(|d| d.is_ascii_digit()) => lx.number(),
-            '(' | '[' | '{' | ')' | ']' | '}' => {
-                if lx.bracket(c, nested, base) {
-                    return;
-                }
-            }
-            _ => lx.punct(OPS),
+            _ => return false,
         }
-    }
+        true
+    });
 }
 
 /// `<<<TAG`, `<<<"TAG"` and nowdoc `<<<'TAG'`, read at once since the body follows the opener.
@@ -223,6 +193,12 @@ struct Scanner<'t, 'o> {
     vars: HashMap<&'t str, Option<String>>,
 }
 
+impl<'t> View<'t> for Scanner<'t, '_> {
+    fn toks(&self) -> &'t [Token] {
+        self.t
+    }
+}
+
 impl<'t, 'o> Scanner<'t, 'o> {
     fn new(t: &'t [Token], out: &'o mut Out) -> Self {
         let mut vars = HashMap::new();
@@ -243,10 +219,6 @@ impl<'t, 'o> Scanner<'t, 'o> {
             }
         }
         Scanner { t, out, vars }
-    }
-
-    fn is(&self, i: usize, p: &str) -> bool {
-        self.t.get(i).is_some_and(|t| t.punct(p))
     }
 
     fn lit(&self, r: &Range<usize>) -> Option<String> {
@@ -440,15 +412,10 @@ fn eval_modifier(pattern: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{CapKind, Lang, ShellOut, scan as scan_lang};
-    use proptest::prelude::*;
+    use super::super::{CapKind, Lang, ShellOut, scan as scan_lang, testing};
 
     fn kinds(code: &str) -> Vec<(CapKind, String)> {
-        scan_lang(Lang::Php, code)
-            .capabilities
-            .into_iter()
-            .map(|c| (c.kind, c.what))
-            .collect()
+        testing::kinds(Lang::Php, code)
     }
 
     fn outs(code: &str) -> Vec<ShellOut> {
@@ -457,23 +424,18 @@ mod tests {
 
     #[test]
     fn echo_and_reading_has_no_capability() {
-        for code in [
-            "echo json_encode([1]);",
-            "echo 'system(\"rm -rf /\")'; // exec('x')\n# shell_exec('y')\n/* passthru() */",
-            "$pdo->exec('DROP TABLE x'); Foo::system(); function exec() {}",
-            "echo file_get_contents('a.txt'); $f = fopen('a', 'r');",
-            "fwrite(fopen('php://stderr', 'w'), 'x'); file_put_contents('php://stdout', 'y');",
-            "<html><?php system('id') ?>",
-            "$x = function($a) { return $a; }; echo $x(1); echo array_map(fn($v) => $v, [1])[0];",
-        ] {
-            let found = kinds(code);
-            if code.starts_with("<html>") {
-                assert!(!found.is_empty());
-                continue;
-            }
-            assert_eq!(found, vec![], "{code}");
-            assert!(!scan_lang(Lang::Php, code).unreadable, "{code}");
-        }
+        testing::assert_inert(
+            Lang::Php,
+            &[
+                "echo json_encode([1]);",
+                "echo 'system(\"rm -rf /\")'; // exec('x')\n# shell_exec('y')\n/* passthru() */",
+                "$pdo->exec('DROP TABLE x'); Foo::system(); function exec() {}",
+                "echo file_get_contents('a.txt'); $f = fopen('a', 'r');",
+                "fwrite(fopen('php://stderr', 'w'), 'x'); file_put_contents('php://stdout', 'y');",
+                "$x = function($a) { return $a; }; echo $x(1); echo array_map(fn($v) => $v, [1])[0];",
+            ],
+        );
+        assert!(!kinds("<html><?php system('id') ?>").is_empty());
     }
 
     #[test]
@@ -558,26 +520,15 @@ mod tests {
 
     #[test]
     fn unreadable_when_unterminated() {
-        for code in [
-            "echo 'abc;",
-            "echo \"{$x\";",
-            "/* open",
-            "f(1];",
-            "$x = <<<EOT\nno end\n",
-        ] {
-            assert!(scan_lang(Lang::Php, code).unreadable, "{code}");
-        }
-    }
-
-    proptest! {
-        #[test]
-        fn scan_never_panics(code in "\\PC{0,200}") {
-            let _ = scan_lang(Lang::Php, &code);
-        }
-
-        #[test]
-        fn scan_never_panics_on_php_like_text(code in "[a-z$<?>`'\"#/*(){}\\[\\];. \\\\\n]{0,120}") {
-            let _ = scan_lang(Lang::Php, &code);
-        }
+        testing::assert_unreadable(
+            Lang::Php,
+            &[
+                "echo 'abc;",
+                "echo \"{$x\";",
+                "/* open",
+                "f(1];",
+                "$x = <<<EOT\nno end\n",
+            ],
+        );
     }
 }

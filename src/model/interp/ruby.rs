@@ -3,8 +3,8 @@
 
 use std::ops::Range;
 
-use super::lexer::{self, Esc, Heredoc, Interp, Kind, Lex, StrSpec, Token};
-use super::tokens;
+use super::lexer::{self, At, Esc, Heredoc, Interp, Kind, Lex, StrSpec, Token};
+use super::tokens::{self, View};
 use super::{CapKind, Out};
 
 const OPS: &[&str] = &[
@@ -13,6 +13,8 @@ const OPS: &[&str] = &[
     "&=", "^=",
 ];
 const JOIN: &[&str] = &["+"];
+/// Why nested code (an interpolation) that runs out of input is unreadable.
+const UNTERMINATED: &str = "unterminated interpolation";
 /// Words after which `/`, `%` and `?` start a literal rather than an operator.
 const TERM_AFTER: &[&str] = &[
     "if", "unless", "elsif", "when", "while", "until", "and", "or", "not", "return", "puts",
@@ -85,11 +87,7 @@ const NET_CONSTS: &[&str] = &[
 
 pub(crate) fn scan(code: &str, out: &mut Out) {
     let mut lx = Lex::new(code);
-    lex(&mut lx, false);
-    lx.end();
-    if let Some(e) = &lx.err {
-        out.fail(e);
-    }
+    lx.lex_all(lex, out);
     let include_fu = lx
         .toks
         .windows(2)
@@ -103,110 +101,85 @@ pub(crate) fn scan(code: &str, out: &mut Out) {
     .run();
 }
 
-fn term_pos(lx: &Lex<'_>) -> bool {
-    let Some(t) = lx.prev() else { return true };
-    match t.kind {
-        Kind::Punct => !matches!(t.text.as_str(), ")" | "]" | "}"),
-        Kind::Nl => true,
-        // `puts %w[a]` / `foo /x/`: a method name, a space, then no space reads as an argument.
-        Kind::Ident => {
-            TERM_AFTER.contains(&t.text.as_str())
-                || lx.cur.prev_char().is_some_and(char::is_whitespace)
-                    && lx
-                        .cur
-                        .peek2()
-                        .is_some_and(|c| !c.is_whitespace() && c != '=')
-        }
-        _ => false,
-    }
-}
-
 fn lex(lx: &mut Lex<'_>, nested: bool) {
-    let base = lx.depth();
-    while lx.ok() {
-        let start = lx.cur.pos;
-        let Some(c) = lx.cur.peek() else {
-            if nested {
-                lx.fail("unterminated interpolation");
-            }
-            return;
-        };
-        let c2 = lx.cur.peek2();
-        match c {
-            '\n' => {
-                lx.cur.bump();
-                let continues = lx.prev().is_none_or(|t| {
-                    t.kind == Kind::Nl
-                        || t.kind == Kind::Punct && !matches!(t.text.as_str(), ")" | "]" | "}")
-                });
-                if !continues && !lx.in_parens(base) {
-                    lx.push(Kind::Nl, String::new(), start);
+    lx.run(
+        nested,
+        UNTERMINATED,
+        OPS,
+        |lx, At { start, c, c2, base }| {
+            match c {
+                '\n' => {
+                    lx.cur.bump();
+                    let continues = lx.prev().is_none_or(|t| {
+                        t.kind == Kind::Nl
+                            || t.kind == Kind::Punct && !matches!(t.text.as_str(), ")" | "]" | "}")
+                    });
+                    if !continues && !lx.in_parens(base) {
+                        lx.push(Kind::Nl, String::new(), start);
+                    }
+                    lx.flush_heredocs(lex);
                 }
-                lx.flush_heredocs(lex);
-            }
-            '\\' if c2 == Some('\n') => lx.cur.pos += 2,
-            c if c.is_whitespace() => {
-                lx.cur.bump();
-            }
-            '#' => lx.cur.skip_line(),
-            '=' if lx.cur.at_line_start() && lx.cur.rest().starts_with("=begin") => {
-                if !lx.cur.skip_past_line_starting("=end") {
-                    lx.fail("unterminated =begin comment");
-                }
-            }
-            '_' if lx.cur.at_line_start() && lx.cur.rest().lines().next() == Some("__END__") => {
-                lx.cur.pos = lx.cur.limit;
-            }
-            '"' => string(lx, start, Kind::Str, "\"", None, Esc::Ruby, Interp::Ruby),
-            '`' => string(lx, start, Kind::Cmd, "`", None, Esc::Ruby, Interp::Ruby),
-            '\'' => string(lx, start, Kind::Str, "'", None, Esc::Single, Interp::None),
-            ':' if c2 == Some('"') => {
-                lx.cur.bump();
-                string(lx, start, Kind::Sym, "\"", None, Esc::Ruby, Interp::Ruby);
-            }
-            ':' if c2.is_some_and(lexer::is_ident_start) && lx.cur.prev_char() != Some(':') => {
-                lx.cur.bump();
-                let name = ident(lx).to_string();
-                lx.push(Kind::Sym, name, start);
-            }
-            '@' | '$' => {
-                lx.cur.eat_while(|c| c == '@' || c == '$');
-                if lx.cur.eat_while(lexer::is_ident).is_empty() {
+                '\\' if c2 == Some('\n') => lx.cur.pos += 2,
+                c if c.is_whitespace() => {
                     lx.cur.bump();
                 }
-                let text = lx.cur.src.get(start..lx.cur.pos).unwrap_or("").to_string();
-                lx.push(Kind::Var, text, start);
-            }
-            '%' if term_pos(lx) && percent(lx, start) => {}
-            '/' if term_pos(lx) => {
-                string(lx, start, Kind::Regex, "/", None, Esc::Single, Interp::Ruby);
-                lx.cur.eat_while(|c| c.is_ascii_alphabetic());
-                if let Some(t) = lx.toks.last_mut() {
-                    t.end = lx.cur.pos;
+                '#' => lx.cur.skip_line(),
+                '=' if lx.cur.at_line_start() && lx.cur.rest().starts_with("=begin") => {
+                    if !lx.cur.skip_past_line_starting("=end") {
+                        lx.fail("unterminated =begin comment");
+                    }
                 }
-            }
-            '?' if term_pos(lx)
-                && c2.is_some_and(|c| !c.is_whitespace())
-                && !lx.cur.rest().chars().nth(2).is_some_and(lexer::is_ident) =>
-            {
-                lx.cur.bump();
-                let ch = lx.cur.bump().map(String::from).unwrap_or_default();
-                lx.push(Kind::Str, ch, start);
-            }
-            '<' if heredoc_start(lx.cur.rest()) => heredoc(lx, start),
-            c if lexer::is_ident_start(c) => {
-                let name = ident(lx).to_string();
-                lx.push(Kind::Ident, name, start);
-            }
-            '0'..='9' => lx.number(),
-            '(' | '[' | '{' | ')' | ']' | '}' => {
-                if lx.bracket(c, nested, base) {
-                    return;
+                '_' if lx.cur.at_line_start()
+                    && lx.cur.rest().lines().next() == Some("__END__") =>
+                {
+                    lx.cur.pos = lx.cur.limit;
                 }
+                '"' => string(lx, start, Kind::Str, "\"", None, Esc::Ruby, Interp::Ruby),
+                '`' => string(lx, start, Kind::Cmd, "`", None, Esc::Ruby, Interp::Ruby),
+                '\'' => string(lx, start, Kind::Str, "'", None, Esc::Single, Interp::None),
+                ':' if c2 == Some('"') => {
+                    lx.cur.bump();
+                    string(lx, start, Kind::Sym, "\"", None, Esc::Ruby, Interp::Ruby);
+                }
+                ':' if c2.is_some_and(lexer::is_ident_start) && lx.cur.prev_char() != Some(':') => {
+                    lx.cur.bump();
+                    let name = ident(lx).to_string();
+                    lx.push(Kind::Sym, name, start);
+                }
+                '@' | '$' => {
+                    lx.cur.eat_while(|c| c == '@' || c == '$');
+                    if lx.cur.eat_while(lexer::is_ident).is_empty() {
+                        lx.cur.bump();
+                    }
+                    let text = lx.cur.src.get(start..lx.cur.pos).unwrap_or("").to_string();
+                    lx.push(Kind::Var, text, start);
+                }
+                '%' if lx.term_pos(TERM_AFTER) && percent(lx, start) => {}
+                '/' if lx.term_pos(TERM_AFTER) => {
+                    string(lx, start, Kind::Regex, "/", None, Esc::Single, Interp::Ruby);
+                    lx.cur.eat_while(|c| c.is_ascii_alphabetic());
+                    if let Some(t) = lx.toks.last_mut() {
+                        t.end = lx.cur.pos;
+                    }
+                }
+                '?' if lx.term_pos(TERM_AFTER)
+                    && c2.is_some_and(|c| !c.is_whitespace())
+                    && !lx.cur.rest().chars().nth(2).is_some_and(lexer::is_ident) =>
+                {
+                    lx.cur.bump();
+                    let ch = lx.cur.bump().map(String::from).unwrap_or_default();
+                    lx.push(Kind::Str, ch, start);
+                }
+                '<' if heredoc_start(lx.cur.rest()) => heredoc(lx, start),
+                c if lexer::is_ident_start(c) => {
+                    let name = ident(lx).to_string();
+                    lx.push(Kind::Ident, name, start);
+                }
+                _ => return false,
             }
-            _ => lx.punct(OPS),
-        }
-    }
+            true
+        },
+    );
 }
 
 /// An identifier with Ruby's `?`/`!` method suffix.
@@ -230,16 +203,7 @@ fn string(
     interp: Interp,
 ) {
     lx.cur.bump();
-    let spec = StrSpec {
-        close,
-        open,
-        esc,
-        interp,
-        multiline: true,
-    };
-    let idx = lx.placeholder(kind, start);
-    let body = lexer::read_body(lx, &spec, lex);
-    lx.fill(idx, body, true);
+    lx.string(kind, start, &StrSpec::new(close, open, esc, interp), lex);
 }
 
 /// `%q() %Q() %() %w[] %W[] %i[] %I[] %x() %r{} %s()`; false when `%` is an operator here.
@@ -259,13 +223,7 @@ fn percent(lx: &mut Lex<'_>, start: usize) -> bool {
     if explicit {
         lx.cur.bump();
     }
-    let (close, open) = match d {
-        '(' => (")".to_string(), Some('(')),
-        '[' => ("]".to_string(), Some('[')),
-        '{' => ("}".to_string(), Some('{')),
-        '<' => (">".to_string(), Some('<')),
-        d => (d.to_string(), None),
-    };
+    let (close, open) = lexer::closer(d);
     let (kind, esc, interp) = match ty {
         'q' => (Kind::Str, Esc::Single, Interp::None),
         'w' | 'i' => (Kind::Words, Esc::Single, Interp::None),
@@ -296,21 +254,10 @@ fn heredoc(lx: &mut Lex<'_>, start: usize) {
     lx.cur.pos += 2;
     let squiggly = lx.cur.eat("~");
     let dash = !squiggly && lx.cur.eat("-");
-    let q = lx.cur.peek().filter(|c| matches!(c, '"' | '\'' | '`'));
-    let tag = match q {
-        Some(q) => {
-            lx.cur.bump();
-            let tag = lx.cur.eat_while(|c| c != q && c != '\n').to_string();
-            if !lx.cur.eat(&q.to_string()) {
-                return lx.fail("unterminated heredoc tag");
-            }
-            tag
-        }
-        None => lx.cur.eat_while(lexer::is_ident).to_string(),
+    let Some((q, tag)) = lx.heredoc_tag() else {
+        return;
     };
     let raw = q == Some('\'');
-    let kind = if q == Some('`') { Kind::Cmd } else { Kind::Str };
-    let idx = lx.placeholder(kind, start);
     let h = Heredoc {
         tag,
         indent: squiggly || dash,
@@ -319,7 +266,7 @@ fn heredoc(lx: &mut Lex<'_>, start: usize) {
         esc: if raw { Esc::Single } else { Esc::Ruby },
         interp: if raw { Interp::None } else { Interp::Ruby },
     };
-    lx.pending.push((idx, h));
+    lx.defer_heredoc(q, start, h);
 }
 
 fn require_kind(lib: &str) -> Option<CapKind> {
@@ -396,18 +343,13 @@ struct Scanner<'t, 'o> {
     include_fu: bool,
 }
 
-impl<'t> Scanner<'t, '_> {
-    fn is(&self, i: usize, p: &str) -> bool {
-        self.t.get(i).is_some_and(|t| t.punct(p))
-    }
-
-    fn ident(&self, i: usize) -> Option<&'t str> {
+impl<'t> View<'t> for Scanner<'t, '_> {
+    fn toks(&self) -> &'t [Token] {
         self.t
-            .get(i)
-            .filter(|t| t.kind == Kind::Ident)
-            .map(|t| t.text.as_str())
     }
+}
 
+impl<'t> Scanner<'t, '_> {
     fn lit(&self, r: &Range<usize>) -> Option<String> {
         tokens::lit(self.t, r, JOIN, true)
     }
@@ -684,15 +626,10 @@ impl<'t> Scanner<'t, '_> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{CapKind, Lang, ShellOut, scan as scan_lang};
-    use proptest::prelude::*;
+    use super::super::{CapKind, Lang, ShellOut, scan as scan_lang, testing};
 
     fn kinds(code: &str) -> Vec<(CapKind, String)> {
-        scan_lang(Lang::Ruby, code)
-            .capabilities
-            .into_iter()
-            .map(|c| (c.kind, c.what))
-            .collect()
+        testing::kinds(Lang::Ruby, code)
     }
 
     fn outs(code: &str) -> Vec<ShellOut> {
@@ -701,23 +638,23 @@ mod tests {
 
     #[test]
     fn printing_and_reading_has_no_capability() {
-        for code in [
-            "puts 1+1",
-            "print if /foo/",
-            "puts %w[system exec].map(&:upcase).join(' ')",
-            "x = { system: 1, 'exec' => 2 }; puts x[:system] % 3",
-            "# system('rm -rf /')\nputs File.read('a')",
-            "=begin\nsystem('x')\n=end\nputs 1",
-            "puts \"#{1 + 2} system('x')\"",
-            "File.open('f') { |f| puts f.read }",
-            "File.open('f', 'r').each_line { |l| p l }",
-            "require 'json'; puts JSON.parse(STDIN.read)['x']",
-            "puts <<~EOS\n  system('rm')\nEOS\nputs 2",
-            "a = b ? c : d; puts a.nil? ? 1 : 2",
-        ] {
-            assert_eq!(kinds(code), vec![], "{code}");
-            assert!(!scan_lang(Lang::Ruby, code).unreadable, "{code}");
-        }
+        testing::assert_inert(
+            Lang::Ruby,
+            &[
+                "puts 1+1",
+                "print if /foo/",
+                "puts %w[system exec].map(&:upcase).join(' ')",
+                "x = { system: 1, 'exec' => 2 }; puts x[:system] % 3",
+                "# system('rm -rf /')\nputs File.read('a')",
+                "=begin\nsystem('x')\n=end\nputs 1",
+                "puts \"#{1 + 2} system('x')\"",
+                "File.open('f') { |f| puts f.read }",
+                "File.open('f', 'r').each_line { |l| p l }",
+                "require 'json'; puts JSON.parse(STDIN.read)['x']",
+                "puts <<~EOS\n  system('rm')\nEOS\nputs 2",
+                "a = b ? c : d; puts a.nil? ? 1 : 2",
+            ],
+        );
     }
 
     #[test]
@@ -845,26 +782,15 @@ mod tests {
 
     #[test]
     fn unreadable_when_unterminated() {
-        for code in [
-            "puts 'abc",
-            "puts \"#{x\"",
-            "x = %w[a b",
-            "puts <<~EOS\nno end\n",
-            "=begin\nx",
-        ] {
-            assert!(scan_lang(Lang::Ruby, code).unreadable, "{code}");
-        }
-    }
-
-    proptest! {
-        #[test]
-        fn scan_never_panics(code in "\\PC{0,200}") {
-            let _ = scan_lang(Lang::Ruby, &code);
-        }
-
-        #[test]
-        fn scan_never_panics_on_ruby_like_text(code in "[a-z%:@$?#{}()\\[\\]`'\"/<~=. \\\\\n]{0,120}") {
-            let _ = scan_lang(Lang::Ruby, &code);
-        }
+        testing::assert_unreadable(
+            Lang::Ruby,
+            &[
+                "puts 'abc",
+                "puts \"#{x\"",
+                "x = %w[a b",
+                "puts <<~EOS\nno end\n",
+                "=begin\nx",
+            ],
+        );
     }
 }

@@ -8,6 +8,33 @@ use super::lexer::{Kind, Token};
 /// Paren-less argument lists are only followed this far (in tokens).
 const MAX_BARE_ARGS: usize = 64;
 
+/// Lookups by token index that every language's scanner makes over its tokens.
+pub(crate) trait View<'t> {
+    fn toks(&self) -> &'t [Token];
+
+    /// True when token `i` is the punctuation `p`.
+    fn is(&self, i: usize, p: &str) -> bool {
+        self.toks().get(i).is_some_and(|t| t.punct(p))
+    }
+
+    /// The identifier at `i`, if that token is one.
+    fn ident(&self, i: usize) -> Option<&'t str> {
+        self.toks()
+            .get(i)
+            .filter(|t| t.kind == Kind::Ident)
+            .map(|t| t.text.as_str())
+    }
+
+    /// Byte span from the start of token `a` to the end of token `b`.
+    fn span(&self, a: usize, b: usize) -> (usize, usize) {
+        let t = self.toks();
+        (
+            t.get(a).map_or(0, |t| t.start),
+            t.get(b).map_or(0, |t| t.end),
+        )
+    }
+}
+
 /// The next token index after `i`, skipping tokens lexed from inside `i`'s interpolations.
 pub(crate) fn next(toks: &[Token], i: usize) -> usize {
     let end = toks.get(i).map_or(0, |t| t.end);

@@ -263,16 +263,7 @@ impl Lowerer<'_> {
 
     /// A shell as a program: `bash -c`, `sh script`, code on stdin.
     fn shell_program(&mut self, c: Call<'_>, child: &mut Env) -> Option<Block> {
-        let Call {
-            id,
-            name,
-            args,
-            span,
-            origin,
-            stdin,
-            ..
-        } = c;
-        self.lower_shell(name, args, child, origin, stdin, span, Some(id))
+        self.lower_shell(c.name, c.args, child, c.origin, c.stdin, c.span, Some(c.id))
     }
 
     /// `find -exec CMD {} ;` runs CMD.

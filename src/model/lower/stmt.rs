@@ -8,7 +8,9 @@ use crate::Span;
 use crate::model::env::{Env, VarValue};
 use crate::model::opts::{self, grammars};
 use crate::model::word::WordMode;
-use crate::model::{Assignment, FunctionDef, Origin, PipeRef, Pipeline, Redirect, Word};
+use crate::model::{
+    Assignment, FunctionDef, Origin, PipeRef, Pipeline, Redirect, Word, grow_stack,
+};
 use crate::syntax::{NodeId, kinds as k};
 
 impl Lowerer<'_> {
@@ -68,229 +70,219 @@ impl Lowerer<'_> {
         redirs: &[Redirect],
     ) -> Block {
         // Recursion here follows the input's nesting: grow the stack instead of overflowing.
-        stacker::maybe_grow(64 * 1024, 1024 * 1024, || {
-            self.lower_stmt_inner(src, id, env, origin, stdin, redirs)
-        })
-    }
-
-    pub(in crate::model) fn lower_stmt_inner(
-        &mut self,
-        src: &Source,
-        id: NodeId,
-        env: &mut Env,
-        origin: &Origin,
-        stdin: Option<String>,
-        redirs: &[Redirect],
-    ) -> Block {
-        let node = src.tree.node(id);
-        let children = node.children.clone();
-        match node.kind {
-            k::COMMAND => self.lower_command(src, id, env, origin, stdin, redirs),
-            k::PIPELINE => {
-                let stages: Vec<(NodeId, Vec<Redirect>)> = children
-                    .iter()
-                    .filter(|&&c| src.tree.node(c).named && src.tree.node(c).kind != k::COMMENT)
-                    .map(|&c| (c, Vec::new()))
-                    .collect();
-                let n = stages.len();
-                let mut stages = stages;
-                if let Some(last) = stages.last_mut() {
-                    last.1 = redirs.to_vec();
-                }
-                let span = src.span(node.start, node.end, self.norm);
-                if n == 1 {
-                    let (c, r) = stages.remove(0);
-                    return self.lower_stmt(src, c, env, origin, stdin, &r);
-                }
-                self.lower_stages(src, stages, env, origin, stdin, span)
-            }
-            k::LIST => {
-                // `a && b || c`: run in order; extra redirects belong to the last one.
-                let named: Vec<NodeId> = children
-                    .iter()
-                    .copied()
-                    .filter(|&c| src.tree.node(c).named && src.tree.node(c).kind != k::COMMENT)
-                    .collect();
-                let mut out = Block::empty_output();
-                for (i, &c) in named.iter().enumerate() {
-                    let r: &[Redirect] = if i + 1 == named.len() { redirs } else { &[] };
-                    let b = self.lower_stmt(src, c, env, origin, stdin.clone(), r);
-                    out.then(b);
-                }
-                out
-            }
-            k::REDIRECTED_STATEMENT => self.lower_redirected(src, id, env, origin, stdin, redirs),
-            k::SUBSHELL => {
-                let mut sub = env.clone();
-                let b = self.lower_statements(src, &children, &mut sub, origin, stdin);
-                self.apply_redirects(&b, redirs);
-                b
-            }
-            k::COMPOUND_STATEMENT | k::DO_GROUP => {
-                let b = self.lower_statements(src, &children, env, origin, stdin);
-                self.apply_redirects(&b, redirs);
-                b
-            }
-            k::NEGATED_COMMAND => self.lower_statements(src, &children, env, origin, stdin),
-            k::FUNCTION_DEFINITION => {
-                let name_node = src.tree.child_by_field(id, "name");
-                let body = src.tree.child_by_field(id, "body");
-                if let (Some(nn), Some(b)) = (name_node, body) {
-                    let n = src.tree.node(nn);
-                    let name = src.text.get(n.start..n.end).unwrap_or("").to_string();
-                    let index = self.script.functions.len();
-                    self.script.functions.push(FunctionDef {
-                        name: name.clone(),
-                        span: src.span(node.start, node.end, self.norm),
-                        called: false,
-                    });
-                    // Safety: bodies refer to their source, which the caller keeps alive
-                    // through the Rc we clone here.
-                    let fb = Rc::new(FnBody {
-                        src: self.rc_source(src),
-                        node: b,
-                        name: name.clone(),
-                        index,
-                    });
-                    self.defined.push(fb.clone());
-                    self.called.push(false);
-                    env.functions.insert(name, fb);
-                }
-                Block::empty_output()
-            }
-            k::IF_STATEMENT => self.lower_if(src, id, env, origin, stdin, redirs),
-            k::CASE_STATEMENT => {
-                let mut out = Block::default();
-                if let Some(v) = src.tree.child_by_field(id, "value") {
-                    self.expander()
-                        .decode_nodes(src, &[v], env, origin, WordMode::Single);
-                }
-                let before = env.clone();
-                let mut branches = Vec::new();
-                for &c in &children {
-                    if src.tree.node(c).kind != k::CASE_ITEM {
-                        continue;
+        grow_stack(|| {
+            let node = src.tree.node(id);
+            let children = node.children.clone();
+            match node.kind {
+                k::COMMAND => self.lower_command(src, id, env, origin, stdin, redirs),
+                k::PIPELINE => {
+                    let stages: Vec<(NodeId, Vec<Redirect>)> = children
+                        .iter()
+                        .filter(|&&c| src.tree.node(c).named && src.tree.node(c).kind != k::COMMENT)
+                        .map(|&c| (c, Vec::new()))
+                        .collect();
+                    let n = stages.len();
+                    let mut stages = stages;
+                    if let Some(last) = stages.last_mut() {
+                        last.1 = redirs.to_vec();
                     }
-                    let mut e = before.clone();
-                    let body: Vec<NodeId> = src
-                        .tree
-                        .node(c)
-                        .children
+                    let span = src.span(node.start, node.end, self.norm);
+                    if n == 1 {
+                        let (c, r) = stages.remove(0);
+                        return self.lower_stmt(src, c, env, origin, stdin, &r);
+                    }
+                    self.lower_stages(src, stages, env, origin, stdin, span)
+                }
+                k::LIST => {
+                    // `a && b || c`: run in order; extra redirects belong to the last one.
+                    let named: Vec<NodeId> = children
                         .iter()
                         .copied()
-                        .filter(|&x| src.tree.node(x).field != Some("value"))
+                        .filter(|&c| src.tree.node(c).named && src.tree.node(c).kind != k::COMMENT)
                         .collect();
-                    let b = self.lower_statements(src, &body, &mut e, origin, stdin.clone());
-                    out.absorb(b);
-                    branches.push(e);
-                }
-                *env = before;
-                env.merge_from(&branches);
-                self.apply_redirects(&out, redirs);
-                out
-            }
-            k::FOR_STATEMENT => self.lower_for(src, id, env, origin, stdin, redirs),
-            k::WHILE_STATEMENT | k::C_STYLE_FOR_STATEMENT => {
-                let before = env.clone();
-                let mut out = Block::default();
-                for &c in &children {
-                    let cn = src.tree.node(c);
-                    if !cn.named {
-                        continue;
+                    let mut out = Block::empty_output();
+                    for (i, &c) in named.iter().enumerate() {
+                        let r: &[Redirect] = if i + 1 == named.len() { redirs } else { &[] };
+                        let b = self.lower_stmt(src, c, env, origin, stdin.clone(), r);
+                        out.then(b);
                     }
-                    let b = if cn.kind == k::DO_GROUP || is_statement(cn.kind) {
-                        self.lower_stmt(src, c, env, origin, stdin.clone(), &[])
-                    } else {
-                        let mut subs = Vec::new();
-                        self.lower_subs(src, c, env, origin, &mut subs);
-                        Block::default()
-                    };
-                    out.absorb(b);
+                    out
                 }
-                env.merge_maybe_ran(before);
-                self.apply_redirects(&out, redirs);
-                out
-            }
-            k::VARIABLE_ASSIGNMENT | k::VARIABLE_ASSIGNMENTS => {
-                let ids: Vec<NodeId> = if node.kind == k::VARIABLE_ASSIGNMENT {
-                    vec![id]
-                } else {
-                    children.clone()
-                };
-                let mut assigns = Vec::new();
-                for a in ids {
-                    if src.tree.node(a).kind == k::VARIABLE_ASSIGNMENT
-                        && let Some(asg) = self.lower_assignment(src, a, env, origin)
-                    {
-                        apply_assignment(env, &asg, false);
-                        assigns.push(asg);
+                k::REDIRECTED_STATEMENT => {
+                    self.lower_redirected(src, id, env, origin, stdin, redirs)
+                }
+                k::SUBSHELL => {
+                    let mut sub = env.clone();
+                    let b = self.lower_statements(src, &children, &mut sub, origin, stdin);
+                    self.apply_redirects(&b, redirs);
+                    b
+                }
+                k::COMPOUND_STATEMENT | k::DO_GROUP => {
+                    let b = self.lower_statements(src, &children, env, origin, stdin);
+                    self.apply_redirects(&b, redirs);
+                    b
+                }
+                k::NEGATED_COMMAND => self.lower_statements(src, &children, env, origin, stdin),
+                k::FUNCTION_DEFINITION => {
+                    let name_node = src.tree.child_by_field(id, "name");
+                    let body = src.tree.child_by_field(id, "body");
+                    if let (Some(nn), Some(b)) = (name_node, body) {
+                        let n = src.tree.node(nn);
+                        let name = src.text.get(n.start..n.end).unwrap_or("").to_string();
+                        let index = self.script.functions.len();
+                        self.script.functions.push(FunctionDef {
+                            name: name.clone(),
+                            span: src.span(node.start, node.end, self.norm),
+                            called: false,
+                        });
+                        // Safety: bodies refer to their source, which the caller keeps alive
+                        // through the Rc we clone here.
+                        let fb = Rc::new(FnBody {
+                            src: self.rc_source(src),
+                            node: b,
+                            name: name.clone(),
+                            index,
+                        });
+                        self.defined.push(fb.clone());
+                        self.called.push(false);
+                        env.functions.insert(name, fb);
                     }
+                    Block::empty_output()
                 }
-                let span = src.span(node.start, node.end, self.norm);
-                self.push_plain(Vec::new(), assigns, redirs.to_vec(), span, env, origin)
-            }
-            k::DECLARATION_COMMAND => self.lower_declaration(src, id, env, origin, redirs),
-            k::UNSET_COMMAND => {
-                let mut unset_fn = false;
-                for &c in &children {
-                    let cn = src.tree.node(c);
-                    let t = src.text.get(cn.start..cn.end).unwrap_or("");
-                    if cn.kind == k::WORD && t == "-f" {
-                        unset_fn = true;
-                    } else if cn.kind == k::VARIABLE_NAME || cn.kind == k::WORD {
-                        if unset_fn {
-                            env.functions.remove(t);
+                k::IF_STATEMENT => self.lower_if(src, id, env, origin, stdin, redirs),
+                k::CASE_STATEMENT => {
+                    let mut out = Block::default();
+                    if let Some(v) = src.tree.child_by_field(id, "value") {
+                        self.expander()
+                            .decode_nodes(src, &[v], env, origin, WordMode::Single);
+                    }
+                    let before = env.clone();
+                    let mut branches = Vec::new();
+                    for &c in &children {
+                        if src.tree.node(c).kind != k::CASE_ITEM {
+                            continue;
+                        }
+                        let mut e = before.clone();
+                        let body: Vec<NodeId> = src
+                            .tree
+                            .node(c)
+                            .children
+                            .iter()
+                            .copied()
+                            .filter(|&x| src.tree.node(x).field != Some("value"))
+                            .collect();
+                        let b = self.lower_statements(src, &body, &mut e, origin, stdin.clone());
+                        out.absorb(b);
+                        branches.push(e);
+                    }
+                    *env = before;
+                    env.merge_from(&branches);
+                    self.apply_redirects(&out, redirs);
+                    out
+                }
+                k::FOR_STATEMENT => self.lower_for(src, id, env, origin, stdin, redirs),
+                k::WHILE_STATEMENT | k::C_STYLE_FOR_STATEMENT => {
+                    let before = env.clone();
+                    let mut out = Block::default();
+                    for &c in &children {
+                        let cn = src.tree.node(c);
+                        if !cn.named {
+                            continue;
+                        }
+                        let b = if cn.kind == k::DO_GROUP || is_statement(cn.kind) {
+                            self.lower_stmt(src, c, env, origin, stdin.clone(), &[])
                         } else {
-                            env.unset(t);
+                            let mut subs = Vec::new();
+                            self.lower_subs(src, c, env, origin, &mut subs);
+                            Block::default()
+                        };
+                        out.absorb(b);
+                    }
+                    env.merge_maybe_ran(before);
+                    self.apply_redirects(&out, redirs);
+                    out
+                }
+                k::VARIABLE_ASSIGNMENT | k::VARIABLE_ASSIGNMENTS => {
+                    let ids: Vec<NodeId> = if node.kind == k::VARIABLE_ASSIGNMENT {
+                        vec![id]
+                    } else {
+                        children.clone()
+                    };
+                    let mut assigns = Vec::new();
+                    for a in ids {
+                        if src.tree.node(a).kind == k::VARIABLE_ASSIGNMENT
+                            && let Some(asg) = self.lower_assignment(src, a, env, origin)
+                        {
+                            apply_assignment(env, &asg, false);
+                            assigns.push(asg);
                         }
                     }
+                    let span = src.span(node.start, node.end, self.norm);
+                    self.push_plain(Vec::new(), assigns, redirs.to_vec(), span, env, origin)
                 }
-                let span = src.span(node.start, node.end, self.norm);
-                self.push_plain(
-                    vec![Word::literal("unset", span)],
-                    Vec::new(),
-                    redirs.to_vec(),
-                    span,
-                    env,
-                    origin,
-                )
-            }
-            k::TEST_COMMAND if glob_not_test(src.text.get(node.start..node.end)) => {
-                // `[!a]`: `[` not followed by a blank is no test in bash but a (glob) word,
-                // run as a program.
-                let span = src.span(node.start, node.end, self.norm);
-                let text = src.text.get(node.start..node.end).unwrap_or("");
-                let mut w = Word::literal(text, span);
-                w.nspan = src.nspan(node.start, node.end);
-                self.push_plain(vec![w], Vec::new(), redirs.to_vec(), span, env, origin)
-            }
-            k::TEST_COMMAND => {
-                let mut subs = Vec::new();
-                self.lower_subs(src, id, env, origin, &mut subs);
-                let mut b = Block::empty_output();
-                for s in subs {
-                    b.commands.extend(s.commands);
-                }
-                b
-            }
-            k::COMMENT => Block::empty_output(),
-            _ => {
-                // ERROR regions and anything unexpected: lower the statements we can see
-                // inside; the problem itself is already an issue and is fallback-scanned.
-                let mut out = Block::default();
-                for &c in &children {
-                    let cn = src.tree.node(c);
-                    if cn.named && is_statement(cn.kind) {
-                        let b = self.lower_stmt(src, c, env, origin, None, &[]);
-                        out.commands.extend(b.commands);
-                    } else if cn.named {
-                        let mut subs = Vec::new();
-                        self.lower_subs(src, c, env, origin, &mut subs);
+                k::DECLARATION_COMMAND => self.lower_declaration(src, id, env, origin, redirs),
+                k::UNSET_COMMAND => {
+                    let mut unset_fn = false;
+                    for &c in &children {
+                        let cn = src.tree.node(c);
+                        let t = src.text.get(cn.start..cn.end).unwrap_or("");
+                        if cn.kind == k::WORD && t == "-f" {
+                            unset_fn = true;
+                        } else if cn.kind == k::VARIABLE_NAME || cn.kind == k::WORD {
+                            if unset_fn {
+                                env.functions.remove(t);
+                            } else {
+                                env.unset(t);
+                            }
+                        }
                     }
+                    let span = src.span(node.start, node.end, self.norm);
+                    self.push_plain(
+                        vec![Word::literal("unset", span)],
+                        Vec::new(),
+                        redirs.to_vec(),
+                        span,
+                        env,
+                        origin,
+                    )
                 }
-                out
+                k::TEST_COMMAND if glob_not_test(src.text.get(node.start..node.end)) => {
+                    // `[!a]`: `[` not followed by a blank is no test in bash but a (glob) word,
+                    // run as a program.
+                    let span = src.span(node.start, node.end, self.norm);
+                    let text = src.text.get(node.start..node.end).unwrap_or("");
+                    let mut w = Word::literal(text, span);
+                    w.nspan = src.nspan(node.start, node.end);
+                    self.push_plain(vec![w], Vec::new(), redirs.to_vec(), span, env, origin)
+                }
+                k::TEST_COMMAND => {
+                    let mut subs = Vec::new();
+                    self.lower_subs(src, id, env, origin, &mut subs);
+                    let mut b = Block::empty_output();
+                    for s in subs {
+                        b.commands.extend(s.commands);
+                    }
+                    b
+                }
+                k::COMMENT => Block::empty_output(),
+                _ => {
+                    // ERROR regions and anything unexpected: lower the statements we can see
+                    // inside; the problem itself is already an issue and is fallback-scanned.
+                    let mut out = Block::default();
+                    for &c in &children {
+                        let cn = src.tree.node(c);
+                        if cn.named && is_statement(cn.kind) {
+                            let b = self.lower_stmt(src, c, env, origin, None, &[]);
+                            out.commands.extend(b.commands);
+                        } else if cn.named {
+                            let mut subs = Vec::new();
+                            self.lower_subs(src, c, env, origin, &mut subs);
+                        }
+                    }
+                    out
+                }
             }
-        }
+        })
     }
 
     pub(in crate::model) fn lower_stages(

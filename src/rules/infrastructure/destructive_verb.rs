@@ -342,16 +342,8 @@ const EXCLUDED: &[&str] = &[
     "microk8s",
     "k3s",
     "helm",
-    "terraform",
-    "tofu",
+    // the other infrastructure-as-code programs are in `DESTROY_ONLY_RULES`
     "terragrunt",
-    "pulumi",
-    "cdk",
-    "cdktf",
-    "serverless",
-    "sls",
-    "sam",
-    "vagrant",
     "cryptsetup",
     "apt",
     "apt-get",
@@ -680,8 +672,8 @@ const LIFECYCLE_RULED: &[&str] = &[
     "poweroff",
 ];
 
-/// Excluded programs (the first group of `EXCLUDED`) whose rules judge only deletion: the
-/// lexicon still judges their other verbs (`vagrant halt --force`).
+/// Programs with dedicated rules (as the first group of `EXCLUDED`) that judge only deletion:
+/// the lexicon still judges their other verbs (`vagrant halt --force`).
 const DESTROY_ONLY_RULES: &[&str] = &[
     "vagrant",
     "terraform",

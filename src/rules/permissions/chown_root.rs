@@ -2,8 +2,9 @@
 
 use crate::declare_rule;
 use crate::model::Command;
-use crate::model::paths::Extent;
-use crate::rules::util::{classify, route};
+use crate::rules::permissions::recursive_perm_system::judges_all;
+use crate::rules::permissions::spec_and_paths;
+use crate::rules::util::{route, shown_list};
 use crate::rules::{Cx, Finding, Rule};
 
 declare_rule! {
@@ -45,29 +46,16 @@ fn is_root_owner(spec: &str) -> bool {
 impl Rule for ChownRoot {
     fn check_command(&self, cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
         let a = &cmd.opts;
-        let operands = a.operand_words(cmd.args());
         if !(a.short('R') || a.long("recursive")) || a.long("reference") {
             return;
         }
-        let Some((owner, targets)) = operands.split_first() else {
+        let Some((owner, o, targets)) = spec_and_paths(cmd) else {
             return;
         };
-        let Some(o) = owner.lit() else { return };
-        if !is_root_owner(&o) || targets.is_empty() {
+        if !is_root_owner(&o) || judges_all(cx, cmd, &targets) {
             return;
         }
-        let home = cx.ctx.home.as_deref();
-        if targets
-            .iter()
-            .all(|t| matches!(classify(cmd, t, home), Extent::Root | Extent::SystemDir(_)))
-        {
-            return;
-        }
-        let names = targets
-            .iter()
-            .map(|t| t.shown())
-            .collect::<Vec<_>>()
-            .join(", ");
+        let names = shown_list(&targets);
         let mut f = Finding::on(
             &Self::META,
             cmd,

@@ -1,8 +1,8 @@
 //! SG1401: recursive chmod/chown/chgrp of `/` or a top-level system directory.
 
 use crate::declare_rule;
-use crate::model::Command;
 use crate::model::paths::Extent;
+use crate::model::{Command, Word};
 use crate::rules::util::{classify, describe, route};
 use crate::rules::{Cx, Finding, Rule};
 
@@ -34,6 +34,15 @@ declare_rule! {
     summary: "Recursive chmod/chown of / or a system directory",
     pass: ["chmod -R u+w ./src", "chown -R user:user ~/project", "chmod 755 /usr/local/bin/tool"],
     fail: ["chmod -R 777 /", "chown -R nobody /usr", "sudo chmod --recursive 000 /etc/", "chgrp -R staff /var"],
+}
+
+/// True when this rule reports every one of `targets` (each is `/` or a top-level system
+/// directory), so that the other permission rules need not report a recursive change again.
+pub(super) fn judges_all(cx: &Cx, cmd: &Command, targets: &[&Word]) -> bool {
+    let home = cx.ctx.home.as_deref();
+    targets
+        .iter()
+        .all(|t| matches!(classify(cmd, t, home), Extent::Root | Extent::SystemDir(_)))
 }
 
 impl Rule for RecursivePermissionSystem {

@@ -2,8 +2,9 @@
 
 use crate::declare_rule;
 use crate::model::Command;
-use crate::model::paths::Extent;
-use crate::rules::util::{classify, route};
+use crate::rules::permissions::recursive_perm_system::judges_all;
+use crate::rules::permissions::spec_and_paths;
+use crate::rules::util::{route, shown_list};
 use crate::rules::{Cx, Finding, Rule};
 
 declare_rule! {
@@ -75,32 +76,20 @@ impl Rule for WorldWritable {
         let prog = cmd.name.as_deref().unwrap_or("chmod");
         if prog == "chmod" {
             let a = &cmd.opts;
-            let operands = a.operand_words(cmd.args());
             if a.long("reference") {
                 return;
             }
-            let Some((mode, targets)) = operands.split_first() else {
+            let Some((mode, m, targets)) = spec_and_paths(cmd) else {
                 return;
             };
-            let Some(m) = mode.lit() else { return };
-            if !world_writable(&m) || targets.is_empty() {
+            if !world_writable(&m) {
                 return;
             }
             let recursive = a.short('R') || a.long("recursive");
-            if recursive {
-                let home = cx.ctx.home.as_deref();
-                let all_system = targets
-                    .iter()
-                    .all(|t| matches!(classify(cmd, t, home), Extent::Root | Extent::SystemDir(_)));
-                if all_system {
-                    return;
-                }
+            if recursive && judges_all(cx, cmd, &targets) {
+                return;
             }
-            let names = targets
-                .iter()
-                .map(|t| t.shown())
-                .collect::<Vec<_>>()
-                .join(", ");
+            let names = shown_list(&targets);
             let mut f = Finding::on(
                 &Self::META,
                 cmd,

@@ -1,5 +1,6 @@
 //! SG3101: killing the agent harness by name (`pkill hermes`, `kill $(pgrep -f gateway)`).
 
+use crate::Span;
 use crate::declare_rule;
 use crate::model::opts::value_word;
 use crate::model::{CmdId, Command};
@@ -83,18 +84,16 @@ impl Rule for KillHarness {
                 .iter()
                 .find_map(|w| harness_named(cx.ctx, &w.shown()).map(|h| (h, w)));
             if let Some((h, w)) = hit {
-                let mut f = Finding::on(
-                    &Self::META,
+                out.push(keyed(
                     cmd,
                     format!(
                         "{prog} {} kills the agent harness ({h}) that runs this command{}",
                         w.shown(),
                         route(cmd)
                     ),
-                )
-                .with_span(w.span);
-                f.hermes = vec![KillHarness::KILL_HARNESS];
-                out.push(f);
+                    KillHarness::KILL_HARNESS,
+                    Some(w.span),
+                ));
                 return;
             }
             // A broad name that matches a running harness (`pkill -f node`).
@@ -109,18 +108,12 @@ impl Rule for KillHarness {
                 } else {
                     "process name"
                 };
-                let mut f = Finding::on(
-                    &Self::META,
-                    cmd,
-                    format!(
-                        "{prog} {} also matches the agent harness (its {what} `{m}`), which runs this command{}",
-                        w.shown(),
-                        route(cmd)
-                    ),
-                )
-                .with_span(w.span);
-                f.hermes = vec![KillHarness::KILL_HARNESS];
-                out.push(f);
+                let message = format!(
+                    "{prog} {} also matches the agent harness (its {what} `{m}`), which runs this command{}",
+                    w.shown(),
+                    route(cmd)
+                );
+                out.push(keyed(cmd, message, KillHarness::KILL_HARNESS, Some(w.span)));
                 return;
             }
             // `pkill -P $PPID`, `pkill -s 0`: the harness's own process family.
@@ -165,14 +158,11 @@ impl Rule for KillHarness {
                     } else {
                         KillHarness::PGREP
                     };
-                    let mut f = Finding::on(
-                        &Self::META,
-                        cmd,
-                        format!("kill of the process ids printed by {by}, which names the agent harness ({h}){}", route(cmd)),
-                    )
-                    .with_span(w.span);
-                    f.hermes = vec![key];
-                    out.push(f);
+                    let message = format!(
+                        "kill of the process ids printed by {by}, which names the agent harness ({h}){}",
+                        route(cmd)
+                    );
+                    out.push(keyed(cmd, message, key, Some(w.span)));
                     return;
                 }
             }
@@ -188,19 +178,24 @@ impl Rule for KillHarness {
                 .map(|st| st.tails.clone())
                 .unwrap_or_default();
             if let Some((h, by)) = Self::named_by(cx, &prev) {
-                let mut f = Finding::on(
-                    &Self::META,
-                    cmd,
-                    format!(
-                        "xargs kill of the process ids printed by {by}, which names the agent harness ({h}){}",
-                        route(cmd)
-                    ),
+                let message = format!(
+                    "xargs kill of the process ids printed by {by}, which names the agent harness ({h}){}",
+                    route(cmd)
                 );
-                f.hermes = vec![KillHarness::PGREP];
-                out.push(f);
+                out.push(keyed(cmd, message, KillHarness::PGREP, None));
             }
         }
     }
+}
+
+/// A finding of this rule under the Hermes key `key`, on `span` when given.
+fn keyed(cmd: &Command, message: String, key: &'static str, span: Option<Span>) -> Finding {
+    let mut f = Finding::on(&KillHarness::META, cmd, message);
+    if let Some(span) = span {
+        f = f.with_span(span);
+    }
+    f.hermes = vec![key];
+    f
 }
 
 /// A pid word naming the harness's own family: the parent (`$PPID`), the whole process
