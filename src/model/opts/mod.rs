@@ -222,6 +222,16 @@ pub struct Opts {
 }
 
 impl Opts {
+    /// Record an option read: with the globals before a subcommand, with the subcommand's
+    /// options after one.
+    fn push(&mut self, opt: Opt) {
+        if self.subcommand.is_empty() {
+            self.globals.push(opt);
+        } else {
+            self.options.push(opt);
+        }
+    }
+
     /// Every option, globals first.
     pub fn all(&self) -> impl Iterator<Item = &Opt> {
         self.globals.iter().chain(&self.options)
@@ -377,11 +387,7 @@ pub fn parse(g: &'static Grammar, args: &[Word]) -> Opts {
                 word: here,
                 value,
             };
-            if out.subcommand.is_empty() {
-                out.globals.push(opt);
-            } else {
-                out.options.push(opt);
-            }
+            out.push(opt);
             continue;
         }
         if g.powershell && !only_operands && head.len() > 1 && head.starts_with('-') && head != "--"
@@ -408,11 +414,7 @@ pub fn parse(g: &'static Grammar, args: &[Word]) -> Opts {
                 word: here,
                 value,
             };
-            if out.subcommand.is_empty() {
-                out.globals.push(opt);
-            } else {
-                out.options.push(opt);
-            }
+            out.push(opt);
             continue;
         }
         if only_operands || head == "-" && whole || !head.starts_with('-') {
@@ -490,11 +492,7 @@ pub fn parse(g: &'static Grammar, args: &[Word]) -> Opts {
                     word: here,
                     value: value.flatten(),
                 };
-                if out.subcommand.is_empty() {
-                    out.globals.push(opt);
-                } else {
-                    out.options.push(opt);
-                }
+                out.push(opt);
             }
             continue;
         }
@@ -568,10 +566,8 @@ pub fn parse(g: &'static Grammar, args: &[Word]) -> Opts {
                 }
             }
         }
-        if out.subcommand.is_empty() {
-            out.globals.extend(read);
-        } else {
-            out.options.extend(read);
+        for opt in read {
+            out.push(opt);
         }
     }
     out
