@@ -181,6 +181,42 @@ fn closing_the_last_connection_keeps_the_wal_and_loses_no_row() {
     policy::sqlite::integrity_check(&db).unwrap();
 }
 
+/// Every hook process rebuilds the WAL index from the whole `-wal` file, and a rebuilt
+/// index forgets earlier checkpoints, so SQLite's passive auto-checkpoint never restarted
+/// the WAL: it grew past 4 MB and each process read all of it. Writes now fold it (a
+/// TRUNCATE checkpoint) once it holds `WAL_FOLD_PAGES` pages.
+#[test]
+fn the_kept_wal_stays_bounded_over_many_hook_processes() {
+    const CALLS: usize = 400;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("state.db");
+    let wal = dir.path().join("state.db-wal");
+    let cfg = LoadedConfig::defaults();
+    // One transaction past the fold limit is the most the file can hold before a fold.
+    let bound = (policy::sqlite::WAL_FOLD_PAGES + 8) * (4096 + 24) + 32;
+    let mut largest = 0;
+    for i in 0..CALLS {
+        let mut store = SqliteStore::new(&db);
+        policy::evaluate(&req(&format!("echo {i}"), "s1"), &cfg, &mut store);
+        drop(store);
+        largest = largest.max(std::fs::metadata(&wal).map_or(0, |m| m.len()));
+    }
+    assert!(
+        largest <= bound,
+        "the WAL reached {largest} bytes (bound {bound})"
+    );
+    let mut other = SqliteStore::new(&db);
+    let log = other
+        .query(&LogQuery {
+            session: Some("s1".into()),
+            ..LogQuery::default()
+        })
+        .unwrap();
+    assert_eq!(log.len(), CALLS, "a folded WAL lost rows");
+    drop(other);
+    policy::sqlite::integrity_check(&db).unwrap();
+}
+
 #[test]
 fn unwritable_database_is_reported_and_decides_from_the_analysis() {
     let dir = tempfile::tempdir().unwrap();

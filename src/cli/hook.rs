@@ -47,6 +47,21 @@ pub struct HookArgs {
     harness: HarnessArg,
 }
 
+/// `hook NAME` exactly, the form every installer writes, read without clap: building
+/// clap's command tree for every subcommand is ≈ 0.2 M instructions, a tenth of a hook
+/// process. Any other argument list (`--help`, an unknown or misspelt harness, extra
+/// arguments) returns `None` and goes through clap, so its messages and exit codes stay.
+pub fn exact_args(mut args: impl Iterator<Item = std::ffi::OsString>) -> Option<HookArgs> {
+    let (Some(sub), Some(name), None) = (args.next(), args.next(), args.next()) else {
+        return None;
+    };
+    if sub != "hook" {
+        return None;
+    }
+    let harness = HarnessArg::from_str(name.to_str()?, false).ok()?;
+    Some(HookArgs { harness })
+}
+
 /// The deadline from `SHELLGATE_HOOK_DEADLINE_MS` (for tests), else the default.
 fn deadline() -> Duration {
     let ms = std::env::var("SHELLGATE_HOOK_DEADLINE_MS")
@@ -123,4 +138,33 @@ pub fn run(a: HookArgs) -> i32 {
     // reason the harness shows.
     std::panic::set_hook(Box::new(|_| {}));
     emit(&respond(a.harness.harness(), deadline()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn exact(args: &[&str]) -> Option<Harness> {
+        exact_args(args.iter().map(std::ffi::OsString::from)).map(|a| a.harness.harness())
+    }
+
+    #[test]
+    fn only_hook_and_a_known_harness_skip_clap() {
+        assert_eq!(exact(&["hook", "claude"]), Some(Harness::Claude));
+        assert_eq!(
+            exact(&["hook", "hermes-plugin"]),
+            Some(Harness::HermesPlugin)
+        );
+        for args in [
+            &["hook"][..],
+            &["hook", "--help"],
+            &["hook", "Claude"],
+            &["hook", "claudee"],
+            &["hook", "claude", "--help"],
+            &["check", "claude"],
+            &[],
+        ] {
+            assert_eq!(exact(args), None, "{args:?}");
+        }
+    }
 }
