@@ -767,13 +767,13 @@ mod tests {
 
     #[test]
     fn echo_options_are_only_words_of_its_letters() {
-        let a = words(&["-ne", "-E", "-x", "-n", "a"]);
+        let a = Word::literals(&["-ne", "-E", "-x", "-n", "a"]);
         let o = parse_program(Some("echo"), &a);
         let names: Vec<&str> = o.globals.iter().map(|o| o.name.as_str()).collect();
         assert_eq!(names, ["n", "e", "E"]);
         assert_eq!(texts(&a, &o.operands), ["-x", "-n", "a"]);
         // No `--`: it is printed.
-        let a = words(&["--", "-e"]);
+        let a = Word::literals(&["--", "-e"]);
         let o = parse_program(Some("echo"), &a);
         assert!(o.globals.is_empty());
         assert_eq!(texts(&a, &o.operands), ["--", "-e"]);
@@ -781,7 +781,7 @@ mod tests {
 
     #[test]
     fn first_letter_options_name_the_whole_word() {
-        let a = words(&["-rp", "--revert", "-c", "8", "-l16", "--", "-p"]);
+        let a = Word::literals(&["-rp", "--revert", "-c", "8", "-l16", "--", "-p"]);
         let o = parse_program(Some("xxd"), &a);
         let names: Vec<&str> = o.globals.iter().map(|o| o.name.as_str()).collect();
         assert_eq!(names, ["r", "r", "c", "l"]);
@@ -797,11 +797,11 @@ mod tests {
 
     #[test]
     fn an_option_that_ends_the_options_leaves_the_rest_as_operands() {
-        let a = words(&["-u", "-c", "code", "-m", "x"]);
+        let a = Word::literals(&["-u", "-c", "code", "-m", "x"]);
         let o = parse_program(Some("python3"), &a);
         assert!(!o.short('m'));
         assert_eq!(texts(&a, &o.operands), ["-m", "x"]);
-        let a = words(&["-mjson.tool", "-v"]);
+        let a = Word::literals(&["-mjson.tool", "-v"]);
         let o = parse_program(Some("python3"), &a);
         assert!(o.short('m'));
         assert_eq!(texts(&a, &o.operands), ["-v"]);
@@ -809,7 +809,7 @@ mod tests {
 
     #[test]
     fn powershell_parameters_resolve_in_order_and_end_at_the_command() {
-        let a = words(&[
+        let a = Word::literals(&[
             "-NoP",
             "-e",
             "ZQBj",
@@ -833,7 +833,7 @@ mod tests {
             Some("Bypass")
         );
         // A cmdlet's switches: `-r` is -Recurse, `-f` is -Filter (listed first), `-fo` -Force.
-        let a = words(&["-r", "-f", "*.tmp", "-fo", "x"]);
+        let a = Word::literals(&["-r", "-f", "*.tmp", "-fo", "x"]);
         let o = parse(&grammars::PS_REMOVE_ITEM, &a);
         assert!(o.long("recurse") && o.long("filter") && o.long("force"));
         assert_eq!(texts(&a, &o.operands), ["x"]);
