@@ -4341,10 +4341,11 @@ pub fn has_grammar(name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::Word;
 
     #[test]
     fn container_run_values_consume_words_and_the_image_ends_options() {
-        let a = crate::model::Word::literals(&[
+        let a = Word::literals(&[
             "-H", "tcp://h", "run", "--name", "-v", "-e", "A=1", "-v/:/x", "alpine", "-v", "/:/y",
         ]);
         let o = super::super::parse(&DOCKER, &a);
@@ -4353,7 +4354,7 @@ mod tests {
         let names: Vec<&str> = o.options.iter().map(|x| x.name.as_str()).collect();
         assert_eq!(names, ["name", "e", "v"]);
         assert_eq!(o.operands, [8, 9, 10]);
-        let a = crate::model::Word::literals(&["container", "create", "--pid", "host", "img"]);
+        let a = Word::literals(&["container", "create", "--pid", "host", "img"]);
         let o = super::super::parse_program(Some("podman"), &a);
         assert!(o.long("pid"));
         assert_eq!(o.operands, [4]);
@@ -4362,26 +4363,19 @@ mod tests {
     #[test]
     fn filesystem_tools_read_their_values() {
         // `-L data` is a value; `-l` alone only lists.
-        let o = super::super::parse_program(
-            Some("tune2fs"),
-            &crate::model::Word::literals(&["-L", "-l", "/dev/x"]),
-        );
+        let o =
+            super::super::parse_program(Some("tune2fs"), &Word::literals(&["-L", "-l", "/dev/x"]));
         assert!(!o.short('l'));
-        let o = super::super::parse_program(
-            Some("e2fsck"),
-            &crate::model::Word::literals(&["-fy", "/dev/sda1"]),
-        );
+        let o = super::super::parse_program(Some("e2fsck"), &Word::literals(&["-fy", "/dev/sda1"]));
         assert!(o.short('y'));
         let o = super::super::parse_program(
             Some("btrfs"),
-            &crate::model::Word::literals(&["check", "--repair", "/dev/sda1"]),
+            &Word::literals(&["check", "--repair", "/dev/sda1"]),
         );
         assert_eq!(o.sub(), Some("check"));
         assert!(o.long("repair"));
-        let o = super::super::parse_program(
-            Some("cbatticon"),
-            &crate::model::Word::literals(&["-c", "poweroff"]),
-        );
+        let o =
+            super::super::parse_program(Some("cbatticon"), &Word::literals(&["-c", "poweroff"]));
         assert!(o.operands.is_empty());
     }
 
@@ -4397,7 +4391,7 @@ mod tests {
 
     /// The first operand (the command a wrapper runs) and whether `-c`/`--long` was given.
     fn read(prog: &str, argv: &[&str], c: char, long: &str) -> (Option<String>, bool) {
-        let a = crate::model::Word::literals(argv);
+        let a = Word::literals(argv);
         let o = super::super::parse_program(Some(prog), &a);
         let first = o.operands.first().and_then(|&i| a[i].lit());
         (first, o.flag(c, long))
@@ -4485,7 +4479,7 @@ mod tests {
             ("doas", &["-u", "root", "rm"]),
         ];
         for (prog, argv) in cases {
-            let a = crate::model::Word::literals(argv);
+            let a = Word::literals(argv);
             let o = super::super::parse_program(Some(prog), &a);
             let ops: Vec<String> = o.operands.iter().filter_map(|&i| a[i].lit()).collect();
             assert_eq!(
