@@ -42,13 +42,7 @@ pub fn parse(v: &Value) -> Result<Event, HookError> {
             )));
         }
     };
-    Ok(Event {
-        event: event.to_string(),
-        tool: tool.to_string(),
-        session_id: str_field(v, "session_id").map(str::to_string),
-        cwd: str_field(v, "cwd").map(str::to_string),
-        action,
-    })
+    Ok(Event::named_as_claude(v, event, tool, action))
 }
 
 fn decision_json(decision: &str, reason: &str) -> String {

@@ -32,13 +32,7 @@ pub fn parse(v: &Value) -> Result<Event, HookError> {
         }
         _ => Action::PassThrough,
     };
-    Ok(Event {
-        event: event.to_string(),
-        tool: tool.to_string(),
-        session_id: str_field(v, "session_id").map(str::to_string),
-        cwd: str_field(v, "cwd").map(str::to_string),
-        action,
-    })
+    Ok(Event::named_as_claude(v, event, tool, action))
 }
 
 /// The patch text of an `apply_patch` call: `tool_input.command` (as Codex sends it), or a

@@ -87,6 +87,20 @@ pub struct Event {
     pub action: Action,
 }
 
+impl Event {
+    /// An event of a harness whose input names the session `session_id` and the working
+    /// directory `cwd`, as Claude Code's and Codex's do.
+    pub(crate) fn named_as_claude(v: &Value, event: &str, tool: &str, action: Action) -> Event {
+        Event {
+            event: event.to_string(),
+            tool: tool.to_string(),
+            session_id: str_field(v, "session_id").map(str::to_string),
+            cwd: str_field(v, "cwd").map(str::to_string),
+            action,
+        }
+    }
+}
+
 /// shellgate's answer to one event.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Verdict {

@@ -1049,13 +1049,9 @@ pub fn awk_system_literals(prog: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Span;
 
     fn uses(argv: &[&str]) -> Vec<HookUse> {
-        let words: Vec<Word> = argv
-            .iter()
-            .map(|s| Word::literal(s, Span::default()))
-            .collect();
+        let words = Word::literals(argv);
         let o = opts::parse_program(Some(argv[0]), &words[1..]);
         hooks(argv[0], &words[1..], &o, &[], &[])
     }

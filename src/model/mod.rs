@@ -128,6 +128,15 @@ impl Word {
         }
     }
 
+    /// Literal words with no span, as tests write argv.
+    #[cfg(test)]
+    pub(crate) fn literals(texts: &[&str]) -> Vec<Word> {
+        texts
+            .iter()
+            .map(|s| Word::literal(s, Span::default()))
+            .collect()
+    }
+
     pub fn value(&self) -> WordValue {
         let mut prefix = String::with_capacity(self.lit_len());
         for p in &self.pieces {

@@ -752,12 +752,7 @@ impl Expander<'_> {
         detail: &str,
     ) -> Block {
         let node = src.tree.node(id);
-        let inner: Vec<NodeId> = node
-            .children
-            .iter()
-            .copied()
-            .filter(|&c| src.tree.node(c).named)
-            .collect();
+        let inner: Vec<NodeId> = src.tree.named_children(id).map(|(c, _)| c).collect();
         let step = OriginStep {
             kind,
             span: src.span(node.start, node.end, self.norm),

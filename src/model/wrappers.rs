@@ -217,8 +217,8 @@ fn wrapper(name: &str, args: Vec<String>, argv: &[Word], upto: usize) -> Wrapper
     }
 }
 
-/// Join words into one shell code string (as `watch` and `sudo -s` do).
-fn join_code(words: &[Word]) -> Word {
+/// Join words into one shell code string (as `eval`, `watch` and `sudo -s` do).
+pub(crate) fn join_code(words: &[Word]) -> Word {
     let mut w = words
         .first()
         .cloned()
@@ -654,26 +654,22 @@ pub fn peel(mut argv: Vec<Word>) -> Peeled {
 mod tests {
     use super::*;
 
-    fn words(v: &[&str]) -> Vec<Word> {
-        v.iter()
-            .map(|s| Word::literal(s, Span::default()))
-            .collect()
-    }
-
     fn names(p: &Peeled) -> Vec<String> {
         p.wrappers.iter().map(|w| w.name.clone()).collect()
     }
 
     #[test]
     fn peels_sudo_with_value_options() {
-        let p = peel(words(&["sudo", "-u", "root", "-E", "rm", "-rf", "/"]));
+        let p = peel(Word::literals(&[
+            "sudo", "-u", "root", "-E", "rm", "-rf", "/",
+        ]));
         assert_eq!(names(&p), ["sudo"]);
         assert_eq!(p.argv[0].lit().as_deref(), Some("rm"));
     }
 
     #[test]
     fn peels_nested_wrappers_in_order() {
-        let p = peel(words(&[
+        let p = peel(Word::literals(&[
             "sudo", "env", "X=1", "nice", "-n", "5", "timeout", "-s", "KILL", "5", "nohup", "rm",
             "x",
         ]));
@@ -684,7 +680,7 @@ mod tests {
 
     #[test]
     fn env_split_string_becomes_words() {
-        let p = peel(words(&["env", "-S", "rm -rf /"]));
+        let p = peel(Word::literals(&["env", "-S", "rm -rf /"]));
         assert_eq!(
             p.argv.iter().filter_map(|w| w.lit()).collect::<Vec<_>>(),
             ["rm", "-rf", "/"]
@@ -693,20 +689,20 @@ mod tests {
 
     #[test]
     fn xargs_appends_dynamic_argument() {
-        let p = peel(words(&["xargs", "-0", "-n", "1", "rm", "-rf"]));
+        let p = peel(Word::literals(&["xargs", "-0", "-n", "1", "rm", "-rf"]));
         assert_eq!(p.argv.len(), 3);
         assert!(p.argv[2].is_dynamic());
     }
 
     #[test]
     fn command_v_is_not_execution() {
-        let p = peel(words(&["command", "-v", "rm"]));
+        let p = peel(Word::literals(&["command", "-v", "rm"]));
         assert_eq!(p.argv[0].lit().as_deref(), Some("command"));
     }
 
     #[test]
     fn su_c_yields_code() {
-        let p = peel(words(&["su", "-", "root", "-c", "rm -rf /"]));
+        let p = peel(Word::literals(&["su", "-", "root", "-c", "rm -rf /"]));
         assert_eq!(
             p.code.and_then(|c| c.code.lit()).as_deref(),
             Some("rm -rf /")

@@ -140,15 +140,8 @@ impl Finding {
     /// A finding of `meta` about `cmd`.
     pub fn on(meta: &'static RuleMeta, cmd: &Command, message: impl Into<String>) -> Finding {
         Finding {
-            rule: meta.code,
-            name: meta.name,
-            severity: meta.severity,
-            category: meta.category,
-            message: message.into(),
-            span: cmd.span,
             cmd: Some(cmd.id),
-            evidence: Vec::new(),
-            hermes: meta.hermes.first().copied().into_iter().collect(),
+            ..Finding::at(meta, cmd.span, message)
         }
     }
 

@@ -1101,6 +1101,27 @@ struct Word {
 
 const MAX_TCL_DEPTH: usize = 16;
 
+/// Index of the bracket `close` matching the `open` at `from`; a backslash escapes the byte
+/// after it, as in Tcl.
+fn tcl_close(b: &[u8], from: usize, open: u8, close: u8) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut j = from;
+    while let Some(&c) = b.get(j) {
+        if c == b'\\' {
+            j += 1;
+        } else if c == open {
+            depth += 1;
+        } else if c == close {
+            depth = depth.checked_sub(1)?;
+            if depth == 0 {
+                return Some(j);
+            }
+        }
+        j += 1;
+    }
+    None
+}
+
 /// Tcl: commands separated by newlines and `;`, words by blanks; `{..}` is literal, `".."`
 /// and bare words are literal unless they substitute (`$x`, `[cmd]`). Bracketed command
 /// substitutions and braced bodies of control commands are read as Tcl too.
@@ -1140,26 +1161,10 @@ fn tcl(code: &str, base: usize, out: &mut Out, depth: usize) {
         }
         let start = i;
         if c == b'{' {
-            let mut d = 0usize;
-            let mut j = i;
-            while j < b.len() {
-                match b[j] {
-                    b'\\' => j += 1,
-                    b'{' => d += 1,
-                    b'}' => {
-                        d -= 1;
-                        if d == 0 {
-                            break;
-                        }
-                    }
-                    _ => {}
-                }
-                j += 1;
-            }
-            if j >= b.len() {
+            let Some(j) = tcl_close(b, i, b'{', b'}') else {
                 out.fail("unbalanced braces");
                 return;
-            }
+            };
             let body = &code[i + 1..j];
             bodies.push((i + 1, j));
             words.push(Word {
@@ -1206,26 +1211,10 @@ fn tcl(code: &str, base: usize, out: &mut Out, depth: usize) {
                 }
                 b'$' => lit = false,
                 b'[' => {
-                    let mut d = 0usize;
-                    let mut k = j;
-                    while k < b.len() {
-                        match b[k] {
-                            b'\\' => k += 1,
-                            b'[' => d += 1,
-                            b']' => {
-                                d -= 1;
-                                if d == 0 {
-                                    break;
-                                }
-                            }
-                            _ => {}
-                        }
-                        k += 1;
-                    }
-                    if k >= b.len() {
+                    let Some(k) = tcl_close(b, j, b'[', b']') else {
                         out.fail("unbalanced brackets");
                         return;
-                    }
+                    };
                     tcl(&code[j + 1..k], base + j + 1, out, depth + 1);
                     lit = false;
                     j = k + 1;

@@ -198,7 +198,7 @@ impl Lowerer<'_> {
         if args.is_empty() {
             return None;
         }
-        let code = join_words(args);
+        let code = wrappers::join_code(args);
         Some(self.lower_code(&code, OriginKind::Eval, "eval", env, origin, None, stdin))
     }
 
@@ -423,31 +423,6 @@ pub(super) fn word_var(w: &Word) -> VarValue {
         Some(v) => VarValue::Known(v),
         None => VarValue::Unknown(format!("`{}` is only known at run time", w.raw)),
     }
-}
-
-pub(super) fn join_words(words: &[Word]) -> Word {
-    let mut w = words[0].clone();
-    let mut pieces = Vec::new();
-    for (i, x) in words.iter().enumerate() {
-        if i > 0 {
-            pieces.push(crate::model::Piece::Lit {
-                text: " ".into(),
-                quoted: true,
-            });
-        }
-        pieces.extend(x.pieces.iter().cloned());
-    }
-    w.pieces = pieces;
-    if let Some(l) = words.last() {
-        w.span = Span::new(words[0].span.start, l.span.end.max(words[0].span.start));
-        w.nspan = None;
-    }
-    w.raw = words
-        .iter()
-        .map(|x| x.raw.as_str())
-        .collect::<Vec<_>>()
-        .join(" ");
-    w
 }
 
 /// The known output of a `<(..)` word, when the word is exactly one process substitution.

@@ -44,12 +44,7 @@ impl Lowerer<'_> {
         let src_id = src.text.as_ptr() as usize;
         let target = body.and_then(|b| readback::last_simple_command(src, b));
         // Text between the body and its redirects that the grammar dropped (`python3 - <<EOF`).
-        let named: Vec<NodeId> = node
-            .children
-            .iter()
-            .copied()
-            .filter(|&c| src.tree.node(c).named)
-            .collect();
+        let named: Vec<NodeId> = src.tree.named_children(id).map(|(c, _)| c).collect();
         match (readback::lost_words(src, &named, true), target) {
             (Ok(lost), Some(cmd)) if !lost.is_empty() => {
                 self.pending_lost.push((src_id, cmd, lost))

@@ -3410,16 +3410,11 @@ pub fn has_grammar(name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn words(v: &[&str]) -> Vec<crate::model::Word> {
-        v.iter()
-            .map(|s| crate::model::Word::literal(s, crate::model::Span::default()))
-            .collect()
-    }
+    use crate::model::Word;
 
     #[test]
     fn container_run_values_consume_words_and_the_image_ends_options() {
-        let a = words(&[
+        let a = Word::literals(&[
             "-H", "tcp://h", "run", "--name", "-v", "-e", "A=1", "-v/:/x", "alpine", "-v", "/:/y",
         ]);
         let o = super::super::parse(&DOCKER, &a);
@@ -3428,7 +3423,7 @@ mod tests {
         let names: Vec<&str> = o.options.iter().map(|x| x.name.as_str()).collect();
         assert_eq!(names, ["name", "e", "v"]);
         assert_eq!(o.operands, [8, 9, 10]);
-        let a = words(&["container", "create", "--pid", "host", "img"]);
+        let a = Word::literals(&["container", "create", "--pid", "host", "img"]);
         let o = super::super::parse_program(Some("podman"), &a);
         assert!(o.long("pid"));
         assert_eq!(o.operands, [4]);
@@ -3437,15 +3432,19 @@ mod tests {
     #[test]
     fn filesystem_tools_read_their_values() {
         // `-L data` is a value; `-l` alone only lists.
-        let o = super::super::parse_program(Some("tune2fs"), &words(&["-L", "-l", "/dev/x"]));
-        assert!(!o.short('l'));
-        let o = super::super::parse_program(Some("e2fsck"), &words(&["-fy", "/dev/sda1"]));
-        assert!(o.short('y'));
         let o =
-            super::super::parse_program(Some("btrfs"), &words(&["check", "--repair", "/dev/sda1"]));
+            super::super::parse_program(Some("tune2fs"), &Word::literals(&["-L", "-l", "/dev/x"]));
+        assert!(!o.short('l'));
+        let o = super::super::parse_program(Some("e2fsck"), &Word::literals(&["-fy", "/dev/sda1"]));
+        assert!(o.short('y'));
+        let o = super::super::parse_program(
+            Some("btrfs"),
+            &Word::literals(&["check", "--repair", "/dev/sda1"]),
+        );
         assert_eq!(o.sub(), Some("check"));
         assert!(o.long("repair"));
-        let o = super::super::parse_program(Some("cbatticon"), &words(&["-c", "poweroff"]));
+        let o =
+            super::super::parse_program(Some("cbatticon"), &Word::literals(&["-c", "poweroff"]));
         assert!(o.operands.is_empty());
     }
 
@@ -3461,7 +3460,7 @@ mod tests {
 
     /// The first operand (the command a wrapper runs) and whether `-c`/`--long` was given.
     fn read(prog: &str, argv: &[&str], c: char, long: &str) -> (Option<String>, bool) {
-        let a = words(argv);
+        let a = Word::literals(argv);
         let o = super::super::parse_program(Some(prog), &a);
         let first = o.operands.first().and_then(|&i| a[i].lit());
         (first, o.flag(c, long))
@@ -3549,7 +3548,7 @@ mod tests {
             ("doas", &["-u", "root", "rm"]),
         ];
         for (prog, argv) in cases {
-            let a = words(argv);
+            let a = Word::literals(argv);
             let o = super::super::parse_program(Some(prog), &a);
             let ops: Vec<String> = o.operands.iter().filter_map(|&i| a[i].lit()).collect();
             assert_eq!(

@@ -537,13 +537,6 @@ pub fn parse_program(name: Option<&str>, args: &[Word]) -> Opts {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::Span;
-
-    fn words(v: &[&str]) -> Vec<Word> {
-        v.iter()
-            .map(|s| Word::literal(s, Span::default()))
-            .collect()
-    }
 
     fn texts(args: &[Word], idx: &[usize]) -> Vec<String> {
         idx.iter().map(|&i| args[i].shown()).collect()
@@ -564,7 +557,7 @@ mod tests {
     #[test]
     fn values_attached_or_separate_are_never_options() {
         static GR: Grammar = G;
-        let a = words(&[
+        let a = Word::literals(&[
             "-n", "--force", "-e--x", "--lines", "-f", "x", "-O", "-O2", "y",
         ]);
         let o = parse(&GR, &a);
@@ -596,7 +589,7 @@ mod tests {
     #[test]
     fn long_options_resolve_unique_prefixes_only() {
         static GR: Grammar = G;
-        let a = words(&["--forc", "--force-w", "--fo", "--li=3"]);
+        let a = Word::literals(&["--forc", "--force-w", "--fo", "--li=3"]);
         let o = parse(&GR, &a);
         let names: Vec<&str> = o.globals.iter().map(|o| o.name.as_str()).collect();
         assert_eq!(names, ["forc", "force-with-lease", "fo", "lines"]);
@@ -606,7 +599,7 @@ mod tests {
     #[test]
     fn nothing_after_double_dash_is_an_option() {
         static GR: Grammar = G;
-        let a = words(&["-e", "x", "--", "--force", "-n"]);
+        let a = Word::literals(&["-e", "x", "--", "--force", "-n"]);
         let o = parse(&GR, &a);
         assert!(!o.long("force"));
         assert_eq!(texts(&a, &o.operands), ["--force", "-n"]);
@@ -616,7 +609,7 @@ mod tests {
     #[test]
     fn bundles_split_until_a_value_option() {
         static GR: Grammar = G;
-        let a = words(&["-rfn5", "-xe", "pat"]);
+        let a = Word::literals(&["-rfn5", "-xe", "pat"]);
         let o = parse(&GR, &a);
         let names: Vec<&str> = o.globals.iter().map(|o| o.name.as_str()).collect();
         assert_eq!(names, ["r", "f", "n", "x", "e"]);
@@ -625,7 +618,7 @@ mod tests {
 
     #[test]
     fn subcommand_trees_keep_global_options_apart() {
-        let a = words(&[
+        let a = Word::literals(&[
             "-C",
             "repo",
             "-c",
@@ -642,7 +635,7 @@ mod tests {
         assert!(o.short('f'));
         assert!(o.long("force-with-lease"));
         assert_eq!(texts(&a, &o.operands), ["origin"]);
-        let a = words(&["stash", "drop", "stash@{0}"]);
+        let a = Word::literals(&["stash", "drop", "stash@{0}"]);
         let o = parse_program(Some("git"), &a);
         let subs: Vec<&str> = o.subcommand.iter().map(|(s, _)| s.as_str()).collect();
         assert_eq!(subs, ["stash", "drop"]);
@@ -650,14 +643,14 @@ mod tests {
 
     #[test]
     fn wrappers_stop_at_their_command() {
-        let a = words(&["-u", "root", "-E", "rm", "-rf", "/"]);
+        let a = Word::literals(&["-u", "root", "-E", "rm", "-rf", "/"]);
         let o = parse_program(Some("sudo"), &a);
         assert_eq!(texts(&a, &o.operands), ["rm", "-rf", "/"]);
     }
 
     #[test]
     fn windows_options_are_case_insensitive_and_take_the_next_word() {
-        let a = words(&["/F", "//im", "node.exe", "-T", "/PID", "42"]);
+        let a = Word::literals(&["/F", "//im", "node.exe", "-T", "/PID", "42"]);
         let o = parse_program(Some("taskkill"), &a);
         let names: Vec<&str> = o.globals.iter().map(|o| o.name.as_str()).collect();
         assert_eq!(names, ["f", "im", "t", "pid"]);
@@ -671,7 +664,7 @@ mod tests {
 
     #[test]
     fn unknown_options_take_no_value() {
-        let a = words(&["--frobnicate", "x", "-Q", "y"]);
+        let a = Word::literals(&["--frobnicate", "x", "-Q", "y"]);
         let o = parse_program(Some("no-such-program"), &a);
         assert_eq!(texts(&a, &o.operands), ["x", "y"]);
     }
