@@ -341,7 +341,7 @@ pub fn build(script: &Script) -> Flow {
                         .heredoc
                         .as_ref()
                         .map(|h| h.body.clone().unwrap_or_else(|| h.raw.clone()))
-                        .or_else(|| r.target.as_ref().map(|t| t.text_with("…")))
+                        .or_else(|| r.target.as_ref().map(|t| t.shown()))
                         .unwrap_or_default();
                     let p = g.add_node(FlowNode::Payload { text });
                     g.add_edge(p, me, FlowEdge::Heredoc);

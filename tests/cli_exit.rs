@@ -316,3 +316,64 @@ fn parallel_batch_keeps_input_order_and_matches_one_thread() {
     }
     assert_eq!(lines.len(), 5000 + 6, "one error line per non-JSON line");
 }
+
+/// Run with stdout on `/dev/full`, where every write fails (ENOSPC).
+fn shellgate_to_full(args: &[&str]) -> Output {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap_or_else(|e| panic!("no /dev/full: {e}"));
+    Command::new(env!("CARGO_BIN_EXE_shellgate"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(full)
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap_or_else(|e| panic!("could not run shellgate: {e}"))
+}
+
+#[test]
+fn output_that_cannot_be_written_never_exits_as_allow() {
+    // Allow (or success) that could not be written is an internal error; ask and deny keep
+    // their codes, so a lost write only makes the answer stricter.
+    for (args, want) in [
+        (with_fixture("check", &["ls"]), 70),
+        (with_fixture("check", &["--json", "ls"]), 70),
+        (with_fixture("explain", &["ls"]), 70),
+        (with_fixture("check", &["rm -rf /"]), 2),
+        (with_fixture("check", &["rm -rf \"$DIR/\"*"]), 1),
+        (vec!["rules"], 70),
+    ] {
+        let o = shellgate_to_full(&args);
+        assert_eq!(code(&o), want, "{args:?}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("could not write the output"),
+            "{args:?} did not say why: {}",
+            stderr(&o)
+        );
+    }
+}
+
+#[test]
+fn a_batch_that_cannot_be_written_fails() {
+    let args = with_fixture("check", &["--jsonl", "-"]);
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap_or_else(|e| panic!("no /dev/full: {e}"));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_shellgate"))
+        .args(&args)
+        .stdin(Stdio::piped())
+        .stdout(full)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("could not run shellgate: {e}"));
+    if let Some(mut si) = child.stdin.take() {
+        si.write_all(b"{\"cmd\":\"ls\"}\n")
+            .unwrap_or_else(|e| panic!("could not write stdin: {e}"));
+    }
+    let o = child
+        .wait_with_output()
+        .unwrap_or_else(|e| panic!("shellgate did not finish: {e}"));
+    assert_eq!(code(&o), 70, "{}", stderr(&o));
+}

@@ -1,13 +1,13 @@
 //! `shellgate check`: one command, or a JSONL batch, to decisions.
 
-use super::emit;
-use std::io::{BufRead, Write};
+use super::{emit, flush, unwritten};
+use std::io::BufRead;
 
 use clap::Args;
 use serde::Serialize;
 
 use super::policy_args::{PolicyArgs, report_warnings};
-use super::{EXIT_DENY, EXIT_INTERNAL, EXIT_USAGE, decision_exit, read_command};
+use super::{EXIT_ALLOW, EXIT_DENY, EXIT_INTERNAL, EXIT_USAGE, decision_exit, read_command};
 use shellgate::policy::{self, LoadedConfig, NoLedger, NullStore, Store, Verdict};
 use shellgate::{Context, Decision};
 
@@ -154,7 +154,9 @@ pub fn run(args: CheckArgs) -> i32 {
     if args.json {
         match serde_json::to_string(&result(&v)) {
             Ok(s) => {
-                emit(&mut out, format_args!("{s}\n"));
+                if let Err(e) = emit(&mut out, format_args!("{s}\n")) {
+                    return unwritten(&e, decision_exit(v.decision));
+                }
             }
             Err(e) => {
                 eprintln!(
@@ -164,10 +166,12 @@ pub fn run(args: CheckArgs) -> i32 {
             }
         }
     } else {
-        emit(
+        if let Err(e) = emit(
             &mut out,
             format_args!("{}", super::render::check_verdict(&v)),
-        );
+        ) {
+            return unwritten(&e, decision_exit(v.decision));
+        }
     }
     decision_exit(v.decision)
 }
@@ -341,21 +345,29 @@ fn run_jsonl(
                 eprintln!("shellgate: warning: {w}");
             }
             bad += usize::from(is_bad);
-            emit(&mut out, format_args!("{line}\n"));
+            if let Err(e) = emit(&mut out, format_args!("{line}\n")) {
+                return unwritten(&e, if bad > 0 { EXIT_USAGE } else { EXIT_ALLOW });
+            }
         }
         if let Some(e) = read_error {
             eprintln!("shellgate: read error after line {lineno}: {e}");
-            let _ = out.flush();
-            return EXIT_USAGE;
+            return match flush(&mut out) {
+                Ok(()) => EXIT_USAGE,
+                Err(e) => unwritten(&e, EXIT_USAGE),
+            };
         }
         if chunk.len() < CHUNK_LINES {
             break;
         }
     }
-    let _ = out.flush();
-    if bad > 0 {
+    let code = if bad > 0 {
         eprintln!("shellgate: {bad} input line(s) could not be analysed (answered deny)");
-        return EXIT_DENY.max(EXIT_USAGE);
+        EXIT_DENY.max(EXIT_USAGE)
+    } else {
+        EXIT_ALLOW
+    };
+    match flush(&mut out) {
+        Ok(()) => code,
+        Err(e) => unwritten(&e, code),
     }
-    0
 }

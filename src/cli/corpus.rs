@@ -2,7 +2,7 @@
 //! every case whose decision or rules differ from its label, and end with the summary line
 //! `N passed, M failed`; `--update` rewrites the labels of TOML files to the new answers.
 
-use super::emit;
+use super::{emit, unwritten};
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
@@ -63,10 +63,14 @@ pub fn run(args: CorpusArgs) -> i32 {
     let failed: Vec<&Outcome> = outcomes.iter().filter(|o| !o.ok).collect();
     let mut out = std::io::stdout().lock();
     for o in &failed {
-        emit(&mut out, format_args!("{}\n", corpus::diff(o)));
+        if let Err(e) = emit(&mut out, format_args!("{}\n", corpus::diff(o))) {
+            return unwritten(&e, 1);
+        }
         // The note says why the label is what it is: what a reviewer needs to judge the diff.
-        if let Some(n) = &o.loaded.case.note {
-            emit(&mut out, format_args!("note: {n}\n\n"));
+        if let Some(n) = &o.loaded.case.note
+            && let Err(e) = emit(&mut out, format_args!("note: {n}\n\n"))
+        {
+            return unwritten(&e, 1);
         }
     }
     let code = if failed.is_empty() {
@@ -74,23 +78,27 @@ pub fn run(args: CorpusArgs) -> i32 {
     } else if args.update {
         update(&failed, &mut out)
     } else {
-        emit(
+        if let Err(e) = emit(
             &mut out,
             format_args!(
                 "Fix the analysis, or if the new answers are right run again with --update to rewrite the TOML labels.\n"
             ),
-        );
+        ) {
+            return unwritten(&e, 1);
+        }
         1
     };
     // The summary is the last line so harnesses that read a run's closing line find it.
-    emit(
+    if let Err(e) = emit(
         &mut out,
         format_args!(
             "{} passed, {} failed\n",
             outcomes.len() - failed.len(),
             failed.len()
         ),
-    );
+    ) {
+        return unwritten(&e, code);
+    }
     code
 }
 
@@ -113,10 +121,12 @@ fn update(failed: &[&Outcome], out: &mut impl Write) -> i32 {
         }
         match corpus::update_file(&file, &os) {
             Ok(n) => {
-                emit(
+                if let Err(e) = emit(
                     out,
                     format_args!("updated {n} case(s) in {}\n", file.display()),
-                );
+                ) {
+                    return unwritten(&e, 1);
+                }
                 left += os.len().saturating_sub(n);
             }
             Err(e) => {

@@ -79,8 +79,10 @@ pub fn run(mut args: ExecArgs) -> i32 {
             };
             let answer = prompt(&v, &cfg.config, r, &mut w);
             let rec = policy::record_answer(&req, answer, AnswerSource::Prompt, &cfg, &mut *store);
+            // The person has answered; a terminal that cannot show these lines (emit
+            // reports it on stderr) does not change the answer.
             for x in &rec.warnings {
-                emit(&mut w, format_args!("shellgate: warning: {x}\n"));
+                let _ = emit(&mut w, format_args!("shellgate: warning: {x}\n"));
             }
             if !rec.allow_entries.is_empty() {
                 let file = cfg
@@ -89,7 +91,7 @@ pub fn run(mut args: ExecArgs) -> i32 {
                     .as_ref()
                     .map(|p| p.display().to_string())
                     .unwrap_or_default();
-                emit(
+                let _ = emit(
                     &mut w,
                     format_args!(
                         "shellgate: added to `allow` in {file}: {}\n",
@@ -155,14 +157,16 @@ fn prompt(v: &Verdict, cfg: &policy::Config, tty: File, w: &mut File) -> Answer 
         },
         Ok(Err(_)) => Answer::Deny,
         Err(_) => {
-            emit(
+            // Denied whether or not the terminal can show why.
+            let _ = emit(
                 w,
                 format_args!("\nshellgate: no answer in {} s; denied\n", cfg.timeout),
             );
             Answer::Timeout
         }
     };
-    emit(w, format_args!("shellgate: {}\n", answer.as_str()));
+    // The answer stands even if the terminal cannot echo it.
+    let _ = emit(w, format_args!("shellgate: {}\n", answer.as_str()));
     answer
 }
 

@@ -4,7 +4,7 @@
 //! [`super::report`]); printing is in [`super::render`], and `--json` serialises the same
 //! report so both views agree.
 
-use super::emit;
+use super::{emit, unwritten};
 
 use clap::Args;
 
@@ -103,7 +103,9 @@ pub fn run(args: ExplainArgs) -> i32 {
         });
         match encoded {
             Ok(s) => {
-                emit(&mut out, format_args!("{s}\n"));
+                if let Err(e) = emit(&mut out, format_args!("{s}\n")) {
+                    return unwritten(&e, decision_exit(a.decision));
+                }
             }
             Err(e) => {
                 eprintln!(
@@ -120,26 +122,36 @@ pub fn run(args: ExplainArgs) -> i32 {
         .count();
     if views == 0 {
         let style = Style::resolve(args.color);
-        emit(&mut out, format_args!("{}", render::explain(&r, &style)));
-        emit(&mut out, format_args!("{}", render::policy_line(&v)));
+        if let Err(e) = emit(&mut out, format_args!("{}", render::explain(&r, &style))) {
+            return unwritten(&e, decision_exit(a.decision));
+        }
+        if let Err(e) = emit(&mut out, format_args!("{}", render::policy_line(&v))) {
+            return unwritten(&e, decision_exit(a.decision));
+        }
         return decision_exit(a.decision);
     }
     // Debug views replace the report so a single view can be piped (`--graph | dot`); with
     // several, each gets a header.
-    let mut section = |title: &str, body: String| {
+    let mut section = |title: &str, body: String| -> std::io::Result<()> {
         if views > 1 {
-            emit(&mut out, format_args!("== {title} ==\n"));
+            emit(&mut out, format_args!("== {title} ==\n"))?;
         }
-        emit(&mut out, format_args!("{body}"));
+        emit(&mut out, format_args!("{body}"))
     };
-    if args.cst {
-        section("cst", cst_text(&a));
-    }
-    if args.model {
-        section("model", a.script.to_string());
-    }
-    if args.graph {
-        section("graph", a.flow.dot(&a.script));
+    let written = (|| {
+        if args.cst {
+            section("cst", cst_text(&a))?;
+        }
+        if args.model {
+            section("model", a.script.to_string())?;
+        }
+        if args.graph {
+            section("graph", a.flow.dot(&a.script))?;
+        }
+        Ok(())
+    })();
+    if let Err(e) = written {
+        return unwritten(&e, decision_exit(a.decision));
     }
     decision_exit(a.decision)
 }

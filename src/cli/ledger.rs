@@ -1,6 +1,6 @@
 //! `shellgate log` (the decision ledger) and `shellgate approvals list|revoke|clear|suggest`.
 
-use super::emit;
+use super::{emit, unwritten};
 use std::io::Write;
 
 use clap::{Args, Subcommand, ValueEnum};
@@ -258,7 +258,9 @@ fn table(head: &[&str], rows: &[Vec<String>]) -> String {
 fn print_json(out: &mut impl Write, v: &impl Serialize, what: &str) -> i32 {
     match serde_json::to_string_pretty(v) {
         Ok(s) => {
-            emit(out, format_args!("{s}\n"));
+            if let Err(e) = emit(out, format_args!("{s}\n")) {
+                return unwritten(&e, 0);
+            }
             0
         }
         Err(e) => {
@@ -303,7 +305,9 @@ pub fn run_log(args: LogArgs) -> i32 {
         for e in &entries {
             match serde_json::to_string(e) {
                 Ok(s) => {
-                    emit(&mut out, format_args!("{s}\n"));
+                    if let Err(e) = emit(&mut out, format_args!("{s}\n")) {
+                        return unwritten(&e, 0);
+                    }
                 }
                 Err(e) => {
                     eprintln!("shellgate: could not encode a ledger entry: {e}");
@@ -314,13 +318,15 @@ pub fn run_log(args: LogArgs) -> i32 {
         return 0;
     }
     if entries.is_empty() {
-        emit(
+        if let Err(e) = emit(
             &mut out,
             format_args!(
                 "no decisions recorded{}\n",
                 if since.is_some() { " in that time" } else { "" }
             ),
-        );
+        ) {
+            return unwritten(&e, 0);
+        }
         return 0;
     }
     let rows: Vec<Vec<String>> = entries
@@ -344,7 +350,7 @@ pub fn run_log(args: LogArgs) -> i32 {
             ]
         })
         .collect();
-    emit(
+    if let Err(e) = emit(
         &mut out,
         format_args!(
             "{}",
@@ -361,7 +367,9 @@ pub fn run_log(args: LogArgs) -> i32 {
                 &rows
             )
         ),
-    );
+    ) {
+        return unwritten(&e, 0);
+    }
     0
 }
 
@@ -402,10 +410,12 @@ pub fn run_approvals(args: ApprovalsArgs) -> i32 {
                 return print_json(&mut out, &j, "approvals");
             }
             if all.is_empty() {
-                emit(
+                if let Err(e) = emit(
                     &mut out,
                     format_args!("no session or once approvals in force\n"),
-                );
+                ) {
+                    return unwritten(&e, 0);
+                }
             } else {
                 let rows: Vec<Vec<String>> = all
                     .iter()
@@ -429,7 +439,7 @@ pub fn run_approvals(args: ApprovalsArgs) -> i32 {
                         ]
                     })
                     .collect();
-                emit(
+                if let Err(e) = emit(
                     &mut out,
                     format_args!(
                         "{}",
@@ -438,20 +448,28 @@ pub fn run_approvals(args: ApprovalsArgs) -> i32 {
                             &rows
                         )
                     ),
-                );
+                ) {
+                    return unwritten(&e, 0);
+                }
             }
-            emit(
+            if let Err(e) = emit(
                 &mut out,
                 format_args!(
                     "\nallow list (\"always\") in {}:\n",
                     config.as_deref().unwrap_or("(no config path)")
                 ),
-            );
-            if cfg.config.allow.is_empty() {
-                emit(&mut out, format_args!("  (empty)\n"));
+            ) {
+                return unwritten(&e, 0);
+            }
+            if cfg.config.allow.is_empty()
+                && let Err(e) = emit(&mut out, format_args!("  (empty)\n"))
+            {
+                return unwritten(&e, 0);
             }
             for e in &cfg.config.allow {
-                emit(&mut out, format_args!("  {}\n", display(e)));
+                if let Err(e) = emit(&mut out, format_args!("  {}\n", display(e))) {
+                    return unwritten(&e, 0);
+                }
             }
             0
         }
@@ -545,10 +563,12 @@ fn run_suggest(
         return match policy::add_allow_entries(path, &chosen) {
             Ok(added) => {
                 for a in &added {
-                    emit(
+                    if let Err(e) = emit(
                         &mut out,
                         format_args!("added to allow in {}: {}\n", path.display(), display(a)),
-                    );
+                    ) {
+                        return unwritten(&e, 0);
+                    }
                 }
                 0
             }
@@ -562,22 +582,26 @@ fn run_suggest(
         return print_json(&mut out, &props, "proposals");
     }
     if props.is_empty() {
-        emit(
+        if let Err(e) = emit(
             &mut out,
             format_args!(
                 "no proposals: nothing approvable was approved at least {min_count} time(s) in the last {days} days\n"
             ),
-        );
+        ) {
+            return unwritten(&e, 0);
+        }
         return 0;
     }
-    emit(
+    if let Err(e) = emit(
         &mut out,
         format_args!(
             "Proposed allow entries (from approvals in the last {days} days; a dry run — add with --apply N[,M]):\n\n"
         ),
-    );
+    ) {
+        return unwritten(&e, 0);
+    }
     for (i, p) in props.iter().enumerate() {
-        emit(
+        if let Err(e) = emit(
             &mut out,
             format_args!(
                 "  {}. {}    — approved {}x ({})\n",
@@ -586,12 +610,16 @@ fn run_suggest(
                 p.count,
                 p.name
             ),
-        );
+        ) {
+            return unwritten(&e, 0);
+        }
         for e in &p.examples {
-            emit(
+            if let Err(e) = emit(
                 &mut out,
                 format_args!("       e.g. {}\n", cut(&display(e), 70)),
-            );
+            ) {
+                return unwritten(&e, 0);
+            }
         }
     }
     0

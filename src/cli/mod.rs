@@ -32,7 +32,8 @@ const EXIT_CODES: &str = "Exit codes:
   2   deny: the command must not run (check, explain)
   64  usage error: bad arguments, an unknown rule, unreadable or invalid input
       (a command on stdin that is not UTF-8, a corpus file that does not parse)
-  70  internal error: a bug in shellgate; please report it
+  70  internal error: a bug in shellgate (please report it), or an answer
+      of allow or success that could not be written to stdout
 
 Errors are printed to stderr as `shellgate: WHAT WENT WRONG; WHAT TO DO`.
 Input that cannot be read is never allowed: it exits 64, and with --json
@@ -176,14 +177,34 @@ pub fn context_from(cwd: Option<&str>, home: Option<&str>) -> shellgate::Context
 }
 
 /// Write a subcommand's text to stdout or the terminal; text with several parts is built
-/// first with `fmt::Write` and `?` (`render::render`). This is the one place a failed write
-/// is dropped: when the reader has gone (a closed pipe, `| head`) nobody is left to tell,
-/// and the exit code still carries the answer. Other failures get a line on stderr.
-pub fn emit(w: &mut impl std::io::Write, text: std::fmt::Arguments<'_>) {
-    if let Err(e) = w.write_fmt(text)
-        && e.kind() != std::io::ErrorKind::BrokenPipe
-    {
+/// first with `fmt::Write` and `?` (`render::render`). A failure is returned for the caller
+/// to turn into its exit code with [`unwritten`]; it gets a line on stderr unless the reader
+/// has gone (a closed pipe, `| head`), when nobody is left to tell.
+pub fn emit(w: &mut impl std::io::Write, text: std::fmt::Arguments<'_>) -> std::io::Result<()> {
+    w.write_fmt(text).inspect_err(report_write)
+}
+
+/// Flush buffered output ([`emit`] into a `BufWriter`), reporting a failure the same way.
+pub fn flush(w: &mut impl std::io::Write) -> std::io::Result<()> {
+    w.flush().inspect_err(report_write)
+}
+
+fn report_write(e: &std::io::Error) {
+    if e.kind() != std::io::ErrorKind::BrokenPipe {
         eprintln!("shellgate: could not write the output: {e}");
+    }
+}
+
+/// The exit code of a subcommand that would have exited `code` but could not write its
+/// output. A closed pipe keeps `code`: the reader chose to stop, and the exit code still
+/// carries the answer. Any other failure never leaves success behind: allow (or plain
+/// success) becomes [`EXIT_INTERNAL`], while ask, deny and failure codes stay, so a lost
+/// write can only make the answer stricter.
+pub fn unwritten(e: &std::io::Error, code: i32) -> i32 {
+    if e.kind() == std::io::ErrorKind::BrokenPipe || code != EXIT_ALLOW {
+        code
+    } else {
+        EXIT_INTERNAL
     }
 }
 
@@ -229,4 +250,52 @@ pub fn read_command(arg: &str) -> Result<String, String> {
             e.utf8_error().valid_up_to()
         )
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Cli;
+    use clap::CommandFactory;
+    use shellgate::model::opts::grammars::SHELLGATE;
+    use shellgate::model::opts::{Grammar, Takes};
+
+    /// Options and subcommands the CLI accepts that `g` does not declare with the same arity.
+    fn drift(cmd: &clap::Command, g: &Grammar, path: &str, out: &mut Vec<String>) {
+        for a in cmd.get_arguments() {
+            let takes = a.get_action().takes_values();
+            if let Some(l) = a.get_long() {
+                let declared = g.longs.iter().find(|x| x.name == l);
+                if declared.is_none_or(|x| (x.takes == Takes::Value) != takes) {
+                    out.push(format!("{path} --{l} (takes a value: {takes})"));
+                }
+            }
+            if let Some(c) = a.get_short()
+                && g.short_values.contains(c) != takes
+            {
+                out.push(format!("{path} -{c} (takes a value: {takes})"));
+            }
+        }
+        for sub in cmd.get_subcommands() {
+            let name = sub.get_name();
+            match g.subcommands.iter().find(|s| s.names.contains(&name)) {
+                // `help`'s own "subcommands" are the topics it names: operands.
+                Some(_) if name == "help" => {}
+                Some(s) => drift(sub, s.grammar, &format!("{path} {name}"), out),
+                None => out.push(format!("{path} {name} (subcommand)")),
+            }
+        }
+    }
+
+    #[test]
+    fn the_shellgate_grammar_declares_every_option_the_cli_accepts() {
+        let mut cli = Cli::command();
+        cli.build();
+        let mut out = Vec::new();
+        drift(&cli, &SHELLGATE, "shellgate", &mut out);
+        assert!(
+            out.is_empty(),
+            "src/model/opts/grammars.rs SHELLGATE lacks:\n{}",
+            out.join("\n")
+        );
+    }
 }

@@ -1,7 +1,7 @@
 //! `shellgate rules`: the rule catalog as a table, or one rule's docs and examples, both
 //! generated from the registry `RULES` so they cannot drift from what actually runs.
 
-use super::emit;
+use super::{emit, unwritten};
 
 use clap::Args;
 
@@ -21,7 +21,9 @@ pub struct RulesArgs {
 fn print_json<T: serde::Serialize + ?Sized>(v: &T) -> i32 {
     match serde_json::to_string_pretty(v) {
         Ok(s) => {
-            emit(&mut std::io::stdout().lock(), format_args!("{s}\n"));
+            if let Err(e) = emit(&mut std::io::stdout().lock(), format_args!("{s}\n")) {
+                return unwritten(&e, 0);
+            }
             0
         }
         Err(e) => {
@@ -39,10 +41,12 @@ pub fn run(args: RulesArgs) -> i32 {
         if args.json {
             return print_json(&metas);
         }
-        emit(
+        if let Err(e) = emit(
             &mut std::io::stdout().lock(),
             format_args!("{}", render::rules_table(&metas)),
-        );
+        ) {
+            return unwritten(&e, 0);
+        }
         return 0;
     };
     let Some(rule) = find(id) else {
@@ -67,9 +71,11 @@ pub fn run(args: RulesArgs) -> i32 {
     if args.json {
         return print_json(rule.meta());
     }
-    emit(
+    if let Err(e) = emit(
         &mut std::io::stdout().lock(),
         format_args!("{}", render::rule_docs(rule.meta())),
-    );
+    ) {
+        return unwritten(&e, 0);
+    }
     0
 }

@@ -66,8 +66,6 @@ pub struct HookOption {
     pub form: Form,
     /// Programs that are no hidden code in this hook (`gzip` as a compressor).
     pub known: &'static [&'static str],
-    /// The Hermes Agent approval key for this hook, when Hermes has one.
-    pub hermes: Option<&'static str>,
 }
 
 /// One key of a settings hook (`core.pager`, `alias.*`): `key` is a lower-case glob (`*`
@@ -103,7 +101,6 @@ const fn opt(
         runs,
         form: Form::Whole,
         known: &[],
-        hermes: None,
     }
 }
 
@@ -270,24 +267,18 @@ pub static SSH_KEYS: &[Setting] = &[
 
 /// Every exec-hook option, one entry per option.
 pub static HOOK_OPTIONS: &[HookOption] = &[
-    HookOption {
-        hermes: Some("arbitrary program execution via rg --pre"),
-        ..opt(&["rg"], &["pre"], Runs::Program)
-    },
+    opt(&["rg"], &["pre"], Runs::Program),
     opt(&["rg"], &["hostname-bin"], Runs::Program),
     HookOption {
         known: PAGERS,
-        hermes: Some("arbitrary program execution via man -P"),
         ..opt(&["man"], &["P", "pager", "H", "html"], Runs::Shell)
     },
     HookOption {
         known: PAGERS,
-        hermes: Some("arbitrary program execution via ag --pager"),
         ..opt(&["ag"], &["pager"], Runs::Shell)
     },
     HookOption {
         known: COMPRESSORS,
-        hermes: Some("arbitrary program execution via sort --compress-program"),
         ..opt(&["sort"], &["compress-program"], Runs::Program)
     },
     HookOption {
@@ -435,10 +426,7 @@ pub static HOOK_OPTIONS: &[HookOption] = &[
         )
     },
     opt(&["tcpdump"], &["z"], Runs::Program),
-    HookOption {
-        hermes: Some("sudo with privilege flag (stdin/askpass/shell/list)"),
-        ..opt(&["sudo", "sudoedit"], &["A", "askpass"], Runs::Enables)
-    },
+    opt(&["sudo", "sudoedit"], &["A", "askpass"], Runs::Enables),
 ];
 
 /// Every environment variable a program runs, with the programs that read it.
@@ -620,7 +608,9 @@ pub struct HookUse {
     pub known: bool,
     /// Where it came from, for messages (`rg --pre`, `git -c core.pager=`).
     pub detail: String,
-    pub hermes: Option<&'static str>,
+    /// The hook-table entry it came from (its first program and first option name, e.g.
+    /// `("rg", "pre")`), for an option hook; rules key their own metadata on it.
+    pub entry: Option<(&'static str, &'static str)>,
 }
 
 impl HookUse {
@@ -679,7 +669,7 @@ fn read_form(
         known: text.as_deref().is_some_and(|t| is_known(t, known)),
         text: text.filter(|t| !t.contains(DYNAMIC)),
         detail,
-        hermes: None,
+        entry: None,
     };
     let Some(v) = value else {
         // Known only at run time: every form might hold a hook.
@@ -947,7 +937,7 @@ fn option_hooks(
                             text: None,
                             known: false,
                             detail,
-                            hermes: None,
+                            entry: None,
                         }];
                     }
                     // An optional value left out (`man -H`) names no program here.
@@ -969,7 +959,10 @@ fn option_hooks(
                 .collect(),
         };
         out.extend(found.into_iter().map(|mut u| {
-            u.hermes = h.hermes;
+            u.entry = match h.at {
+                At::Options(names) => h.programs.first().copied().zip(names.first().copied()),
+                At::Operand(_) => None,
+            };
             u
         }));
     }

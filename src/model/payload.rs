@@ -2,6 +2,7 @@
 //! -p`, `tr`, `rev`, `cat`), so decoded payloads piped into a shell are analysed as code.
 
 use super::Command;
+use super::opts::Opts;
 use base64::Engine;
 
 /// Largest payload evaluated; bigger ones are treated as unknown.
@@ -29,7 +30,7 @@ pub fn output_of(cmd: &Command, stdin: Option<&str>) -> Option<String> {
     let args = args?;
     let stdin = cmd.stdin_text.as_deref().or(stdin);
     match name {
-        "echo" => cap(echo(&args)),
+        "echo" => cap(echo(&cmd.opts, &args)),
         "printf" => cap(printf(&args)?),
         "cat" | "tee" => {
             // `cat` of a file prints the file; `cat`, `cat -` and `tee FILE` print stdin.
@@ -62,24 +63,22 @@ pub fn output_of(cmd: &Command, stdin: Option<&str>) -> Option<String> {
             b64(stdin?)
         }
         "openssl" => {
-            let is_b64 = args.first().is_some_and(|a| a == "base64" || a == "enc")
-                && args.iter().any(|a| a == "-d")
-                && (args[0] == "base64" || args.iter().any(|a| a == "-base64" || a == "-a"));
-            if !is_b64 || args.iter().any(|a| a == "-in") {
+            // Read by openssl's grammar: `-name` options, exact, after the subcommand.
+            let o = &cmd.opts;
+            let sub = o.sub();
+            let is_b64 = matches!(sub, Some("base64" | "enc"))
+                && o.long("d")
+                && (sub == Some("base64") || o.long("base64") || o.long("a"));
+            if !is_b64 || o.long("in") {
                 return None;
             }
             b64(stdin?)
         }
         "xxd" => {
-            let rev = args
-                .iter()
-                .any(|a| a == "-r" || a == "-revert" || a.starts_with("-r"));
-            let plain = args
-                .iter()
-                .any(|a| a == "-p" || a == "-ps" || a == "-plain" || a == "-rp" || a == "-pr");
-            // xxd recognises options by their first letters and has no `--`: every word
-            // starting with `-` is an option, the others are files.
-            if rev && plain && args.iter().all(|a| a.starts_with('-')) {
+            // Read by xxd's grammar: an option word is named by its first letter (`-revert`
+            // is `-r`, `-rp` is `-r` alone), so only `-r` and `-p` together decode plain hex.
+            let o = &cmd.opts;
+            if o.short('r') && o.short('p') && o.operands.is_empty() && !o.dynamic {
                 hex(stdin?)
             } else {
                 None
@@ -125,11 +124,9 @@ pub fn is_decoder(cmd: &Command) -> bool {
     let o = &cmd.opts;
     match n {
         "base64" | "base32" | "basenc" => o.flag('d', "decode") || o.short('D'),
-        // xxd recognises an option by its first letters: `-r`, `-revert`, `-rp`.
-        "xxd" => args
-            .iter()
-            .any(|a| a.strip_prefix('-').is_some_and(|b| b.starts_with('r'))),
-        "openssl" => has("-d"),
+        // Read by xxd's grammar: `-r`, `-revert`, `-rp` are all `-r`.
+        "xxd" => o.short('r'),
+        "openssl" => o.long("d"),
         "uudecode" | "rev" | "zcat" | "gunzip" | "bzcat" | "bunzip2" | "unxz" | "xzcat"
         | "zstdcat" | "unzip" => true,
         "gzip" | "xz" | "zstd" | "bzip2" => o.flag('d', "decompress"),
@@ -154,27 +151,24 @@ pub fn is_decoder(cmd: &Command) -> bool {
     }
 }
 
-fn echo(args: &[String]) -> String {
+/// What `echo` prints: its options read with its grammar (leading words of `n`, `e`, `E`
+/// letters only; the last of `-e`/`-E` wins), its operands joined.
+fn echo(o: &Opts, args: &[String]) -> String {
     let mut newline = true;
     let mut escapes = false;
-    let mut i = 0;
-    while i < args.len() {
-        let a = &args[i];
-        // echo's whole grammar: leading words made of `n`, `e`, `E` only; no `--`.
-        if a.len() > 1 && a.starts_with('-') && a[1..].chars().all(|c| "neE".contains(c)) {
-            for c in a[1..].chars() {
-                match c {
-                    'n' => newline = false,
-                    'e' => escapes = true,
-                    _ => escapes = false,
-                }
-            }
-            i += 1;
-        } else {
-            break;
+    for x in o.all() {
+        match x.name.as_str() {
+            "n" => newline = false,
+            "e" => escapes = true,
+            _ => escapes = false,
         }
     }
-    let mut s = args[i..].join(" ");
+    let ops: Vec<&str> = o
+        .operands
+        .iter()
+        .filter_map(|&i| args.get(i).map(String::as_str))
+        .collect();
+    let mut s = ops.join(" ");
     if escapes {
         s = super::word::decode_ansi_c(&s);
     }
@@ -354,11 +348,24 @@ mod tests {
         v.iter().map(|x| x.to_string()).collect()
     }
 
+    fn echoed(v: &[&str]) -> String {
+        let words: Vec<crate::model::Word> = v
+            .iter()
+            .map(|x| crate::model::Word::literal(x, crate::model::Span::default()))
+            .collect();
+        echo(
+            &super::super::opts::parse_program(Some("echo"), &words),
+            &s(v),
+        )
+    }
+
     #[test]
     fn echo_joins_and_honours_flags() {
-        assert_eq!(echo(&s(&["rm", "-rf", "/"])), "rm -rf /\n");
-        assert_eq!(echo(&s(&["-n", "x"])), "x");
-        assert_eq!(echo(&s(&["-e", r"\x72m"])), "rm\n");
+        assert_eq!(echoed(&["rm", "-rf", "/"]), "rm -rf /\n");
+        assert_eq!(echoed(&["-n", "x"]), "x");
+        assert_eq!(echoed(&["-e", r"\x72m"]), "rm\n");
+        assert_eq!(echoed(&["-eE", r"\x72m"]), "\\x72m\n");
+        assert_eq!(echoed(&["-n", "--", "-e"]), "-- -e");
     }
 
     #[test]

@@ -7,6 +7,8 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use crate::Severity;
+use crate::Span;
+use crate::model::{Word, opts};
 use crate::rules::{self, Category};
 
 use super::glob;
@@ -70,13 +72,20 @@ fn pattern(target: &str) -> Option<String> {
         return None;
     }
     let first = first.rsplit('/').next().unwrap_or(first);
-    let sub = words
-        .get(1)
-        .filter(|w| {
-            w.chars()
-                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
-        })
-        .filter(|w| !w.starts_with('-'));
+    // The second word is the subcommand when the program's grammar reads it as its first
+    // operand or subcommand (not an option), and the pattern must match the text as written.
+    let args: Vec<Word> = words
+        .iter()
+        .skip(1)
+        .map(|w| Word::literal(w, Span::default()))
+        .collect();
+    let o = opts::parse_program(Some(first), &args);
+    let second_is_operand =
+        o.subcommand.first().map(|(_, i)| *i) == Some(0) || o.operands.first() == Some(&0);
+    let sub = words.get(1).filter(|_| second_is_operand).filter(|w| {
+        w.chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    });
     Some(match sub {
         Some(s) => format!("{} {} *", glob::escape(first), glob::escape(s)),
         None => format!("{} *", glob::escape(first)),

@@ -5,6 +5,7 @@ use std::rc::Rc;
 use super::{Block, FnBody, Lowerer, is_shell, shorten};
 use crate::Span;
 use crate::model::env::{Env, VarValue};
+use crate::model::opts::{self, grammars};
 use crate::model::wrappers::{self};
 use crate::model::{Assignment, CmdId, Origin, OriginKind, OriginStep, Word};
 
@@ -96,10 +97,11 @@ impl Lowerer<'_> {
     fn read_builtin(&mut self, c: Call<'_>, env: &mut Env) -> Option<Block> {
         let Call { args, stdin, .. } = c;
         // `read A B <<< "x y"`: with known input the variables are known.
-        let names: Vec<String> = args
+        // Read by read's grammar: `-p PROMPT`, `-d DELIM` values are not names.
+        let names: Vec<String> = opts::parse(&grammars::READ, args)
+            .operand_words(args)
             .iter()
             .filter_map(|w| w.lit())
-            .filter(|a| !a.starts_with('-'))
             .collect();
         let first = stdin
             .as_deref()
@@ -162,9 +164,11 @@ impl Lowerer<'_> {
     /// `cd`/`pushd`: the working directory later commands resolve paths against.
     fn change_dir(&mut self, c: Call<'_>, env: &mut Env) -> Option<Block> {
         let Call { name, args, .. } = c;
-        let target = args
-            .iter()
-            .find(|w| !w.lit().is_some_and(|v| v.starts_with('-') && v.len() > 1));
+        // Read by cd's grammar: `-P`, `-L` are options, `-` and `--` are not directories.
+        let target = opts::parse(&grammars::CD, args)
+            .operand_words(args)
+            .first()
+            .copied();
         let new = match target {
             None if name == "cd" => env.home.clone(),
             None => None,

@@ -3,6 +3,7 @@
 use super::{Block, Lowerer, Source, apply_assignment, heredoc_stdin, readback};
 use crate::Span;
 use crate::model::env::Env;
+use crate::model::opts::{self, grammars};
 use crate::model::word::WordMode;
 use crate::model::wrappers::{self, program_name};
 use crate::model::{
@@ -395,11 +396,11 @@ impl Lowerer<'_> {
             if n == "tee"
                 && let Some(text) = &stdin_text
             {
-                for a in argv
+                let args = argv.get(1..).unwrap_or_default();
+                for a in opts::parse(&grammars::TEE, args)
+                    .operand_words(args)
                     .iter()
-                    .skip(1)
                     .filter_map(|w| w.lit())
-                    .filter(|a| !a.starts_with('-'))
                 {
                     if let Some(p) = crate::model::paths::resolve(&a, env.cwd.as_deref()) {
                         self.files.insert(p, text.clone());
@@ -407,10 +408,7 @@ impl Lowerer<'_> {
                 }
             }
         } else if peeled.argv.len() > 1
-            && peeled.argv.iter().skip(1).any(|w| {
-                w.lit()
-                    .is_some_and(|a| a.starts_with('-') && !a.starts_with("--") && a.contains('c'))
-            })
+            && opts::parse(&grammars::GENERIC, peeled.argv.get(1..).unwrap_or_default()).short('c')
         {
             // An unknown program given `-c CODE` is most likely a shell (`$SHELL -c ..`):
             // analyse the code as shell code rather than not at all.

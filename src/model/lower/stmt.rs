@@ -6,6 +6,7 @@ use std::rc::Rc;
 use super::{Block, FnBody, Lowerer, Source, readback, shorten};
 use crate::Span;
 use crate::model::env::{Env, VarValue};
+use crate::model::opts::{self, grammars};
 use crate::model::word::WordMode;
 use crate::model::{
     Assignment, FunctionDef, Origin, PipeRef, Pipeline, Redirect, Word, grow_stack,
@@ -565,9 +566,6 @@ impl Lowerer<'_> {
                     args.push(Word::literal(&t, src.span(cn.start, cn.end, self.norm)));
                 }
                 _ if cn.named => {
-                    if t.starts_with('-') && t.contains('x') {
-                        export = true;
-                    }
                     args.extend(self.expander().decode_nodes(
                         src,
                         &[c],
@@ -575,6 +573,11 @@ impl Lowerer<'_> {
                         origin,
                         WordMode::Argument,
                     ));
+                    // `declare -fx`, `local -x`: read by the builtin's grammar, so only an
+                    // option before the first name exports.
+                    export = export
+                        || opts::parse(&grammars::DECLARE, args.get(1..).unwrap_or_default())
+                            .short('x');
                 }
                 _ => {}
             }

@@ -163,6 +163,22 @@ pub static FIND: Grammar = Grammar {
     ..Grammar::GNU
 };
 
+/// A `find` command read with [`FIND`]: the indices of its start paths and the index where
+/// its expression starts. The paths are the operands after the options, up to the first word
+/// that begins with `-` or is `(` or `!` (find(1)); that word starts the expression.
+pub fn find_paths(o: &super::Opts, args: &[crate::model::Word]) -> (Vec<usize>, usize) {
+    let mut paths = Vec::new();
+    for &i in &o.operands {
+        let Some(w) = args.get(i) else { break };
+        let t = w.text_with("\u{fffd}");
+        if t.starts_with('-') || t == "(" || t == "!" {
+            return (paths, i);
+        }
+        paths.push(i);
+    }
+    (paths, args.len())
+}
+
 // --- network and copies -----------------------------------------------------------------
 
 /// `curl` (long names exact: curl does not resolve abbreviations).
@@ -1605,8 +1621,11 @@ pub static SYSTEMCTL: Grammar = Grammar {
     ..Grammar::GNU
 };
 
-/// `kill` (util-linux/procps and the bash builtin): `-s SIG`, `-n NUM`, `-SIG`, `-l`.
+/// `kill` (util-linux/procps and the bash builtin): `-s SIG`, `-n NUM`, `-SIG`, `-l`. Both
+/// read options only before the first pid (bash(1) `kill`; kill(1)): `kill 123 -1` signals
+/// pid -1.
 pub static KILL: Grammar = Grammar {
+    stop_at_operand: true,
     short_values: "snq",
     longs: &[
         value("signal"),
@@ -1698,6 +1717,881 @@ pub static TELINIT: Grammar = Grammar {
 
 pub static CRONTAB: Grammar = Grammar {
     short_values: "unx",
+    ..Grammar::GNU
+};
+
+// --- decoders, editors and interpreters' switches ----------------------------------------
+
+/// bash's `echo` builtin (bash(1), SHELL BUILTIN COMMANDS): a leading word is an option only
+/// when it is `-` followed by `n`, `e` and `E` letters; there is no `--`.
+pub static ECHO: Grammar = Grammar {
+    only_letters: "neE",
+    stop_at_operand: true,
+    ..Grammar::GNU
+};
+
+/// `xxd` (vim's xxd.c): each option word is named by its first letter (`-r`, `-revert`,
+/// `-rp` are `-r`; `--r` is `-r`); `-c`, `-g`, `-l`, `-n`, `-o`, `-s` take the rest of the
+/// word or the next word; `--` ends the options.
+pub static XXD: Grammar = Grammar {
+    short_values: "cglnos",
+    first_letter: true,
+    ..Grammar::GNU
+};
+
+/// CPython (python(1)): `-c CMD`, `-m MOD`, `-W ARG`, `-X OPT`, `-Q ARG` (Python 2) take a
+/// value, attached or the next word; `-c` and `-m` end the options (what follows is the
+/// code's or the module's argv); the first operand (the script) ends them too.
+pub static PYTHON: Grammar = Grammar {
+    short_values: "cmWXQ",
+    ends_options: &["c", "m"],
+    longs: &[
+        flag("help"),
+        flag("version"),
+        flag("help-env"),
+        flag("help-xoptions"),
+        flag("help-all"),
+        value("check-hash-based-pycs"),
+    ],
+    abbreviate: false,
+    stop_at_operand: true,
+    ..Grammar::GNU
+};
+
+/// GNU `sed` (sed(1), info sed "Command-Line Options"): `-e SCRIPT`, `-f FILE`, `-l N` take
+/// a value; `-i[SUFFIX]`/`--in-place[=SUFFIX]` take only an attached suffix.
+pub static SED: Grammar = Grammar {
+    short_values: "efl",
+    short_optional: "i",
+    longs: &[
+        value("expression"),
+        value("file"),
+        optional("in-place"),
+        value("line-length"),
+        flag("quiet"),
+        flag("silent"),
+        flag("debug"),
+        flag("posix"),
+        flag("regexp-extended"),
+        flag("separate"),
+        flag("sandbox"),
+        flag("unbuffered"),
+        flag("null-data"),
+        flag("zero-terminated"),
+        flag("follow-symlinks"),
+        flag("binary"),
+        flag("help"),
+        flag("version"),
+    ],
+    ..Grammar::GNU
+};
+
+/// `perl` switches (perlrun(1)): bundles (`-pi -e`, `-lne`); `-e`/`-E` take the code,
+/// attached or the next word; `-I DIR` too; `-i[EXT]`, `-0[DIGITS]`, `-l[OCTNUM]`,
+/// `-C[NUMBER]`, `-x[DIR]`, `-d[:MOD]`, `-D[FLAGS]`, `-M`/`-m MODULE` and `-F PATTERN` take
+/// only what is attached; the first operand (the script, or the files after `-e`) ends the
+/// switches.
+pub static PERL: Grammar = Grammar {
+    short_values: "eEI",
+    short_optional: "i0lCxdDMmFV",
+    stop_at_operand: true,
+    abbreviate: false,
+    ..Grammar::GNU
+};
+
+/// `ruby` switches (ruby(1)): `-e CODE`, `-I DIR`, `-r LIB`, `-C DIR`, `-E ENC` take a value;
+/// `-i[EXT]`, `-x[DIR]`, `-0[OCTAL]`, `-F PATTERN`, `-K CODE`, `-W[LEVEL]`, `-T[LEVEL]` take
+/// only what is attached; the first operand ends the switches.
+pub static RUBY: Grammar = Grammar {
+    short_values: "eIrCE",
+    short_optional: "ix0FKWT",
+    longs: &[
+        optional("enable"),
+        optional("disable"),
+        value("encoding"),
+        value("external-encoding"),
+        value("internal-encoding"),
+        optional("dump"),
+        flag("verbose"),
+        flag("version"),
+        flag("help"),
+        flag("yydebug"),
+        flag("jit"),
+        flag("yjit"),
+    ],
+    stop_at_operand: true,
+    ..Grammar::GNU
+};
+
+/// `grub-mkconfig [-o FILE]` (grub-mkconfig(8)).
+pub static GRUB_MKCONFIG: Grammar = Grammar {
+    short_values: "o",
+    longs: &[value("output"), flag("help"), flag("version")],
+    ..Grammar::GNU
+};
+
+/// `mdadm` (mdadm(8); the getopt string in ReadMe.c,
+/// `-ABCDEFGIQhVXYWZ:vqbc:i:l:p:m:n:x:u:c:d:z:U:N:safRSow1tye:k:`): the options that take a
+/// value, so a level, a name or a size (`-N fail`) is never read as `--fail`.
+pub static MDADM: Grammar = Grammar {
+    short_values: "ZcilpmnxudzUNek",
+    longs: &[
+        flag("remove"),
+        flag("fail"),
+        flag("set-faulty"),
+        flag("stop"),
+        flag("zero-superblock"),
+        flag("add"),
+        flag("re-add"),
+        flag("force"),
+        value("level"),
+        value("raid-devices"),
+        value("spare-devices"),
+        value("chunk"),
+        value("metadata"),
+        value("name"),
+        value("bitmap"),
+        value("layout"),
+        value("size"),
+        value("config"),
+        value("homehost"),
+        value("uuid"),
+        value("update"),
+        value("backup-file"),
+        value("array-size"),
+        value("write-journal"),
+        flag("help"),
+        flag("version"),
+        flag("detail"),
+        flag("examine"),
+        flag("query"),
+        flag("scan"),
+    ],
+    ..Grammar::GNU
+};
+
+/// An `openssl` subcommand (openssl(1), openssl-enc(1), openssl-base64): one-dash option
+/// names, compared exactly; those that take a value.
+static OPENSSL_CMD: Grammar = Grammar {
+    single_dash_long: true,
+    abbreviate: false,
+    longs: &[
+        value("in"),
+        value("out"),
+        value("pass"),
+        value("passin"),
+        value("passout"),
+        value("k"),
+        value("kfile"),
+        value("K"),
+        value("iv"),
+        value("S"),
+        value("md"),
+        value("engine"),
+        value("bufsize"),
+        value("iter"),
+        value("config"),
+        value("provider"),
+        value("provider-path"),
+        value("propquery"),
+        value("inform"),
+        value("outform"),
+        value("key"),
+        value("keyform"),
+        value("inkey"),
+        value("subj"),
+        value("rand"),
+        value("writerand"),
+    ],
+    ..Grammar::GNU
+};
+
+/// `openssl SUBCOMMAND [options]` (openssl(1)).
+pub static OPENSSL: Grammar = Grammar {
+    single_dash_long: true,
+    abbreviate: false,
+    other_sub: Some(&OPENSSL_CMD),
+    ..Grammar::GNU
+};
+
+/// `mkfs [-t TYPE] [fs-options] DEVICE [SIZE]` (mkfs(8)): the type-specific options are
+/// passed on and read as the generic grammar reads them.
+pub static MKFS: Grammar = Grammar {
+    short_values: "t",
+    longs: &[
+        value("type"),
+        flag("verbose"),
+        flag("help"),
+        flag("version"),
+    ],
+    ..Grammar::GNU
+};
+
+/// `mke2fs`, `mkfs.ext2|3|4` (mke2fs(8)): the options that take a value.
+pub static MKE2FS: Grammar = Grammar {
+    short_values: "bCdEGgIiJLlMmNOorTtUez",
+    ..Grammar::GNU
+};
+
+/// `mkfs.xfs` (mkfs.xfs(8)): `-b`, `-m`, `-d`, `-i`, `-l`, `-n`, `-p`, `-r`, `-s`, `-L`
+/// take a value.
+pub static MKFS_XFS: Grammar = Grammar {
+    short_values: "bmdilnprsL",
+    ..Grammar::GNU
+};
+
+/// `mkfs.fat`, `mkfs.vfat`, `mkfs.msdos`, `mkdosfs` (mkfs.fat(8)): the options that take a
+/// value (`-F 32`, `-n NAME`).
+pub static MKFS_FAT: Grammar = Grammar {
+    short_values: "bDfFghilmMnrRsS",
+    longs: &[
+        value("codepage"),
+        value("invariant"),
+        value("offset"),
+        value("variant"),
+        value("mbr"),
+        flag("help"),
+    ],
+    ..Grammar::GNU
+};
+
+/// `mkfs.btrfs` (mkfs.btrfs(8)): the options that take a value.
+pub static MKFS_BTRFS: Grammar = Grammar {
+    short_values: "bdmnsLOrUR",
+    longs: &[
+        value("byte-count"),
+        value("data"),
+        value("metadata"),
+        value("nodesize"),
+        value("sectorsize"),
+        value("label"),
+        value("features"),
+        value("rootdir"),
+        value("uuid"),
+        value("runtime-features"),
+        value("checksum"),
+        value("csum"),
+        flag("force"),
+        flag("mixed"),
+        flag("help"),
+        flag("version"),
+    ],
+    ..Grammar::GNU
+};
+
+/// `mkswap` (mkswap(8)): `-L LABEL`, `-U UUID`, `-p PAGESIZE`, `-o OFFSET`, `-s SIZE`,
+/// `-e ENDIANNESS` take a value.
+pub static MKSWAP: Grammar = Grammar {
+    short_values: "LUpose",
+    longs: &[
+        value("label"),
+        value("uuid"),
+        value("pagesize"),
+        value("offset"),
+        value("size"),
+        value("endianness"),
+        value("lock"),
+        flag("file"),
+        flag("check"),
+        flag("force"),
+        flag("verbose"),
+        flag("help"),
+        flag("version"),
+    ],
+    ..Grammar::GNU
+};
+
+/// `powershell`, `pwsh` (about_Pwsh, powershell.exe's parameters): in the order its own
+/// matching tries them, so `-e` is `-EncodedCommand` and `-ex` `-ExecutionPolicy`; `-ec` is
+/// the alias of `-EncodedCommand`; `-Command` and `-File` take every word after them.
+pub static POWERSHELL: Grammar = Grammar {
+    powershell: true,
+    longs: &[
+        value("encodedcommand"),
+        value("ec"),
+        value("executionpolicy"),
+        value("ep"),
+        value("command"),
+        value("file"),
+        flag("noprofile"),
+        flag("noexit"),
+        flag("nologo"),
+        flag("noninteractive"),
+        value("inputformat"),
+        value("outputformat"),
+        value("windowstyle"),
+        value("configurationname"),
+        value("version"),
+        value("psconsolefile"),
+        value("workingdirectory"),
+        value("settingsfile"),
+        value("custompipename"),
+        flag("mta"),
+        flag("sta"),
+        flag("login"),
+        flag("help"),
+    ],
+    ends_options: &["command", "file"],
+    ..Grammar::GNU
+};
+
+/// PowerShell's `Remove-Item` (and its aliases `rm`, `ri`, `del`, `erase`, `rd`, `rmdir`)
+/// parameters (Remove-Item docs), in an order where an ambiguous prefix resolves to the
+/// harmless one (`-f` is `-Filter`: PowerShell rejects it as ambiguous). Not in
+/// [`PROGRAMS`]: the Windows delete rule reads PowerShell script words with it.
+pub static PS_REMOVE_ITEM: Grammar = Grammar {
+    powershell: true,
+    longs: &[
+        value("path"),
+        value("literalpath"),
+        value("filter"),
+        value("include"),
+        value("exclude"),
+        flag("recurse"),
+        flag("force"),
+        value("credential"),
+        value("stream"),
+        flag("whatif"),
+        flag("confirm"),
+    ],
+    ..Grammar::GNU
+};
+
+// --- packages ------------------------------------------------------------------------------
+
+/// `rpm` (rpm(8)): the modes are options (`-i`, `-U`, `-F` in a bundle such as `-ivh`,
+/// `--install`, `--upgrade`, `--freshen`, `--reinstall`); `--root`, `--dbpath`, `--define`,
+/// `--prefix`, `--relocate`, `--excludepath`, `--rcfile`, `--macros`, `-D` take a value.
+pub static RPM: Grammar = Grammar {
+    short_values: "D",
+    longs: &[
+        flag("install"),
+        flag("upgrade"),
+        flag("freshen"),
+        flag("reinstall"),
+        flag("erase"),
+        flag("query"),
+        flag("verify"),
+        value("root"),
+        value("dbpath"),
+        value("define"),
+        value("prefix"),
+        value("relocate"),
+        value("excludepath"),
+        value("rcfile"),
+        value("macros"),
+        value("pipe"),
+    ],
+    abbreviate: false,
+    ..Grammar::GNU
+};
+
+/// The install options of the package tools without a grammar of their own (`pip install`,
+/// `npm install`, `gem install`, `dnf install`, `brew install`, `cargo install`, ...) that take
+/// a value (pip(1) `-r`, `-c`, `-t`, `-i`, `-f`, `--index-url`, ...; npm's `--registry`,
+/// `--cache`, `--prefix`; cargo's `--git`), so a URL given as a value is never a package.
+/// Not in [`PROGRAMS`]: only the package rules read install commands with it.
+pub static PACKAGE_INSTALL: Grammar = Grammar {
+    short_values: "firct",
+    longs: &[
+        value("find-links"),
+        value("index-url"),
+        value("extra-index-url"),
+        value("requirement"),
+        value("constraint"),
+        value("target"),
+        value("prefix"),
+        value("root"),
+        value("platform"),
+        value("python-version"),
+        value("trusted-host"),
+        value("registry"),
+        value("cache"),
+        value("cwd"),
+        value("git"),
+    ],
+    abbreviate: false,
+    ..Grammar::GNU
+};
+
+/// `dpkg` (dpkg(1)): `-i`/`--install` installs the package files given; `--root`,
+/// `--admindir`, `--instdir`, `--log`, `--status-fd` take a value.
+pub static DPKG: Grammar = Grammar {
+    longs: &[
+        flag("install"),
+        value("root"),
+        value("admindir"),
+        value("instdir"),
+        value("log"),
+        value("status-fd"),
+        value("status-logger"),
+        value("force"),
+    ],
+    ..Grammar::GNU
+};
+
+// --- shell builtins ------------------------------------------------------------------------
+
+/// bash's `read` (bash(1), SHELL BUILTIN COMMANDS): `-a ANAME`, `-d DELIM`, `-i TEXT`,
+/// `-n NCHARS`, `-N NCHARS`, `-p PROMPT`, `-t TIMEOUT`, `-u FD` take a value; the operands
+/// are the variable names.
+pub static READ: Grammar = Grammar {
+    short_values: "adinNptu",
+    stop_at_operand: true,
+    ..Grammar::GNU
+};
+
+/// bash's `cd`/`pushd` (bash(1)): `-L`, `-P`, `-e`, `-@` (cd), `-n` (pushd) are flags; the
+/// first operand is the directory (`-` is the previous one).
+pub static CD: Grammar = Grammar {
+    stop_at_operand: true,
+    ..Grammar::GNU
+};
+
+/// bash's `declare`/`typeset`/`export`/`local`/`readonly` (bash(1)): flag letters only
+/// (`-x` exports; `-p`, `-f`, `-F`, `-g`, `-a`, `-A`, `-i`, `-l`, `-n`, `-r`, `-t`, `-u`),
+/// before the first name.
+pub static DECLARE: Grammar = Grammar {
+    stop_at_operand: true,
+    ..Grammar::GNU
+};
+
+// --- SQL clients ---------------------------------------------------------------------------
+
+/// `psql` (psql(1), getopt_long): the options that take a value; the operands are the
+/// database and the user.
+pub static PSQL: Grammar = Grammar {
+    short_values: "cdfhLopPRTUvF",
+    longs: &[
+        value("command"),
+        value("dbname"),
+        value("file"),
+        value("host"),
+        value("log-file"),
+        value("output"),
+        value("port"),
+        value("pset"),
+        value("record-separator"),
+        value("table-attr"),
+        value("username"),
+        value("set"),
+        value("variable"),
+        value("field-separator"),
+        flag("echo-all"),
+        flag("no-align"),
+        flag("echo-errors"),
+        flag("echo-queries"),
+        flag("echo-hidden"),
+        flag("html"),
+        flag("list"),
+        flag("no-readline"),
+        flag("quiet"),
+        flag("single-step"),
+        flag("single-line"),
+        flag("tuples-only"),
+        flag("no-password"),
+        flag("password"),
+        flag("expanded"),
+        flag("no-psqlrc"),
+        flag("single-transaction"),
+        flag("help"),
+        flag("version"),
+    ],
+    ..Grammar::GNU
+};
+
+/// `mysql`, `mariadb` (mysql(1), my_getopt: unique prefixes resolve): `-e STMT`, `-u USER`,
+/// `-h HOST`, `-P PORT`, `-D DB`, `-S SOCKET` take a value; `-p[PASSWORD]` and
+/// `--password[=PASSWORD]` only an attached one.
+pub static MYSQL: Grammar = Grammar {
+    short_values: "euhPDSOT",
+    short_optional: "p",
+    longs: &[
+        value("execute"),
+        value("user"),
+        value("host"),
+        value("port"),
+        value("database"),
+        value("socket"),
+        value("protocol"),
+        value("init-command"),
+        value("default-character-set"),
+        value("defaults-file"),
+        value("defaults-extra-file"),
+        value("defaults-group-suffix"),
+        value("login-path"),
+        value("prompt"),
+        value("tee"),
+        value("delimiter"),
+        value("connect-timeout"),
+        value("max-allowed-packet"),
+        value("ssl-ca"),
+        value("ssl-cert"),
+        value("ssl-key"),
+        value("ssl-mode"),
+        value("plugin-dir"),
+        value("default-auth"),
+        value("bind-address"),
+        value("character-sets-dir"),
+        optional("password"),
+        optional("pager"),
+        flag("batch"),
+        flag("force"),
+        flag("silent"),
+        flag("verbose"),
+        flag("table"),
+        flag("skip-column-names"),
+        flag("help"),
+        flag("version"),
+    ],
+    ..Grammar::GNU
+};
+
+/// `sqlite3`, `sqlite`, `duckdb` (the SQLite shell's options: one dash or two, names exact;
+/// options may follow the database): `-cmd COMMAND`, duckdb's `-c COMMAND` and `-s COMMAND`,
+/// `-init FILE`, `-separator SEP`, ... take a value; the first operand is the database, the
+/// rest are SQL.
+pub static SQLITE: Grammar = Grammar {
+    single_dash_long: true,
+    abbreviate: false,
+    longs: &[
+        value("cmd"),
+        value("c"),
+        value("s"),
+        value("init"),
+        value("separator"),
+        value("newline"),
+        value("nullvalue"),
+        value("vfs"),
+        value("maxsize"),
+        value("mmap"),
+        value("heap"),
+        value("lookaside"),
+        value("pagecache"),
+        value("hexkey"),
+        value("key"),
+    ],
+    ..Grammar::GNU
+};
+
+/// `clickhouse-client` / `clickhouse client` (boost program_options): `-q QUERY`,
+/// `--query QUERY`, `-h`, `-u`, `-d`, `-f`, `-C` and their long names take a value.
+pub static CLICKHOUSE: Grammar = Grammar {
+    short_values: "qhudfC",
+    longs: &[
+        value("query"),
+        value("queries-file"),
+        value("host"),
+        value("port"),
+        value("user"),
+        value("password"),
+        value("database"),
+        value("format"),
+        value("config-file"),
+        value("history_file"),
+    ],
+    abbreviate: false,
+    ..Grammar::GNU
+};
+
+/// `cockroach sql` (pflag: names exact): `-e STMT`/`--execute`, `-u`, `-d`, `-f` and the
+/// connection options take a value.
+static COCKROACH_SQL: Grammar = Grammar {
+    short_values: "eudf",
+    longs: &[
+        value("execute"),
+        value("url"),
+        value("host"),
+        value("port"),
+        value("user"),
+        value("database"),
+        value("certs-dir"),
+        value("format"),
+        value("set"),
+        value("file"),
+    ],
+    abbreviate: false,
+    ..Grammar::GNU
+};
+
+/// `cockroach SUBCOMMAND [options]`.
+pub static COCKROACH: Grammar = Grammar {
+    abbreviate: false,
+    other_sub: Some(&COCKROACH_SQL),
+    ..Grammar::GNU
+};
+
+/// `sqlcmd` (Microsoft's sqlcmd utility): one-letter options, value attached or the next word;
+/// `-Q QUERY` runs and exits, `-q QUERY` runs and stays; `-S`, `-U`, `-P`, `-d`, `-i`, `-o`,
+/// `-v`, `-H`, `-l`, `-t`, `-h`, `-s`, `-w`, `-a`, `-f`, `-c`, `-m`, `-V`, `-y`, `-Y` take a
+/// value.
+pub static SQLCMD: Grammar = Grammar {
+    short_values: "QqSUPdiovHlthswafcmVyY",
+    abbreviate: false,
+    ..Grammar::GNU
+};
+
+// --- shellgate's own CLI -------------------------------------------------------------------
+
+// shellgate's command line (src/cli/, clap: long names exact, options after their
+// subcommand). A test in src/cli/ checks that every option the CLI accepts is here with the
+// same arity, so the rules that judge `shellgate ...` and the CLI cannot drift.
+
+static SG_CHECK: Grammar = Grammar {
+    longs: &[
+        flag("json"),
+        value("jsonl"),
+        value("jobs"),
+        value("cwd"),
+        value("home"),
+        value("config"),
+        flag("no-config"),
+        value("mode"),
+        value("session"),
+        value("harness"),
+        flag("unattended"),
+        flag("record"),
+        flag("help"),
+    ],
+    abbreviate: false,
+    ..Grammar::GNU
+};
+
+static SG_EXPLAIN: Grammar = Grammar {
+    longs: &[
+        flag("json"),
+        value("cwd"),
+        value("home"),
+        value("color"),
+        flag("cst"),
+        flag("model"),
+        flag("graph"),
+        value("config"),
+        flag("no-config"),
+        value("mode"),
+        value("session"),
+        value("harness"),
+        flag("unattended"),
+        flag("help"),
+    ],
+    abbreviate: false,
+    ..Grammar::GNU
+};
+
+/// `shellgate exec [options] COMMAND...`: the command's first word ends the options.
+static SG_EXEC: Grammar = Grammar {
+    longs: &[
+        value("cwd"),
+        value("config"),
+        flag("no-config"),
+        value("mode"),
+        value("session"),
+        value("harness"),
+        flag("unattended"),
+        flag("help"),
+    ],
+    abbreviate: false,
+    stop_at_operand: true,
+    ..Grammar::GNU
+};
+
+static SG_FLAGS_JSON: Grammar = Grammar {
+    longs: &[flag("json"), flag("help")],
+    abbreviate: false,
+    ..Grammar::GNU
+};
+
+static SG_CORPUS: Grammar = Grammar {
+    longs: &[flag("update"), flag("help")],
+    abbreviate: false,
+    ..Grammar::GNU
+};
+
+static SG_LOG: Grammar = Grammar {
+    longs: &[
+        value("config"),
+        value("since"),
+        value("decision"),
+        value("session"),
+        value("harness"),
+        value("limit"),
+        flag("json"),
+        flag("help"),
+    ],
+    abbreviate: false,
+    ..Grammar::GNU
+};
+
+static SG_APPROVALS_LIST: Grammar = Grammar {
+    longs: &[
+        value("config"),
+        value("session"),
+        flag("json"),
+        flag("help"),
+    ],
+    abbreviate: false,
+    ..Grammar::GNU
+};
+
+static SG_CONFIG_ONLY: Grammar = Grammar {
+    longs: &[value("config"), flag("help")],
+    abbreviate: false,
+    ..Grammar::GNU
+};
+
+static SG_APPROVALS_CLEAR: Grammar = Grammar {
+    longs: &[value("config"), value("session"), flag("help")],
+    abbreviate: false,
+    ..Grammar::GNU
+};
+
+static SG_APPROVALS_SUGGEST: Grammar = Grammar {
+    longs: &[
+        value("config"),
+        value("days"),
+        value("min-count"),
+        value("apply"),
+        flag("json"),
+        flag("help"),
+    ],
+    abbreviate: false,
+    ..Grammar::GNU
+};
+
+static SG_HELP: Grammar = Grammar {
+    abbreviate: false,
+    ..Grammar::GNU
+};
+
+static SG_APPROVALS: Grammar = Grammar {
+    longs: &[flag("help")],
+    abbreviate: false,
+    subcommands: &[
+        Sub {
+            names: &["list"],
+            grammar: &SG_APPROVALS_LIST,
+        },
+        Sub {
+            names: &["revoke"],
+            grammar: &SG_CONFIG_ONLY,
+        },
+        Sub {
+            names: &["clear"],
+            grammar: &SG_APPROVALS_CLEAR,
+        },
+        Sub {
+            names: &["suggest"],
+            grammar: &SG_APPROVALS_SUGGEST,
+        },
+        Sub {
+            names: &["help"],
+            grammar: &SG_HELP,
+        },
+    ],
+    ..Grammar::GNU
+};
+
+static SG_IMPORT_HERMES: Grammar = Grammar {
+    short_values: "o",
+    longs: &[
+        value("output"),
+        flag("force"),
+        value("config"),
+        flag("help"),
+    ],
+    abbreviate: false,
+    ..Grammar::GNU
+};
+
+static SG_CONFIG: Grammar = Grammar {
+    longs: &[flag("help")],
+    abbreviate: false,
+    subcommands: &[
+        Sub {
+            names: &["import-hermes"],
+            grammar: &SG_IMPORT_HERMES,
+        },
+        Sub {
+            names: &["show"],
+            grammar: &SG_CONFIG_ONLY,
+        },
+        Sub {
+            names: &["help"],
+            grammar: &SG_HELP,
+        },
+    ],
+    ..Grammar::GNU
+};
+
+static SG_INSTALL: Grammar = Grammar {
+    longs: &[
+        flag("user"),
+        flag("project"),
+        value("dir"),
+        flag("dry-run"),
+        value("binary"),
+        flag("help"),
+    ],
+    abbreviate: false,
+    ..Grammar::GNU
+};
+
+static SG_HOOK: Grammar = Grammar {
+    longs: &[flag("help")],
+    abbreviate: false,
+    ..Grammar::GNU
+};
+
+/// `shellgate SUBCOMMAND [options]`.
+pub static SHELLGATE: Grammar = Grammar {
+    longs: &[flag("help"), flag("version")],
+    abbreviate: false,
+    subcommands: &[
+        Sub {
+            names: &["check"],
+            grammar: &SG_CHECK,
+        },
+        Sub {
+            names: &["explain"],
+            grammar: &SG_EXPLAIN,
+        },
+        Sub {
+            names: &["rules"],
+            grammar: &SG_FLAGS_JSON,
+        },
+        Sub {
+            names: &["corpus"],
+            grammar: &SG_CORPUS,
+        },
+        Sub {
+            names: &["exec"],
+            grammar: &SG_EXEC,
+        },
+        Sub {
+            names: &["log"],
+            grammar: &SG_LOG,
+        },
+        Sub {
+            names: &["approvals"],
+            grammar: &SG_APPROVALS,
+        },
+        Sub {
+            names: &["config"],
+            grammar: &SG_CONFIG,
+        },
+        Sub {
+            names: &["hook"],
+            grammar: &SG_HOOK,
+        },
+        Sub {
+            names: &["install", "uninstall"],
+            grammar: &SG_INSTALL,
+        },
+        Sub {
+            names: &["help"],
+            grammar: &SG_HELP,
+        },
+    ],
     ..Grammar::GNU
 };
 
@@ -3287,6 +4181,43 @@ pub static PROGRAMS: &[(&[&str], &Grammar)] = &[
     (&["sgdisk"], &SGDISK),
     (&["gdisk", "cgdisk", "cfdisk"], &GDISK),
     (&["crontab"], &CRONTAB),
+    (&["echo"], &ECHO),
+    (&["psql"], &PSQL),
+    (&["mysql", "mariadb"], &MYSQL),
+    (&["sqlite3", "sqlite", "duckdb"], &SQLITE),
+    (&["clickhouse-client", "clickhouse"], &CLICKHOUSE),
+    (&["cockroach"], &COCKROACH),
+    (&["sqlcmd"], &SQLCMD),
+    (&["shellgate"], &SHELLGATE),
+    (&["xxd"], &XXD),
+    (&["openssl"], &OPENSSL),
+    (&["python", "python2", "python3"], &PYTHON),
+    (&["sed", "gsed"], &SED),
+    (&["perl"], &PERL),
+    (&["ruby"], &RUBY),
+    (&["grub-mkconfig", "grub2-mkconfig"], &GRUB_MKCONFIG),
+    (&["mdadm"], &MDADM),
+    (
+        &["powershell", "powershell.exe", "pwsh", "pwsh.exe"],
+        &POWERSHELL,
+    ),
+    (&["mkfs"], &MKFS),
+    (&["mke2fs", "mkfs.ext2", "mkfs.ext3", "mkfs.ext4"], &MKE2FS),
+    (&["mkfs.xfs"], &MKFS_XFS),
+    (
+        &["mkfs.fat", "mkfs.vfat", "mkfs.msdos", "mkdosfs"],
+        &MKFS_FAT,
+    ),
+    (&["mkfs.btrfs"], &MKFS_BTRFS),
+    (&["mkswap"], &MKSWAP),
+    (&["rpm"], &RPM),
+    (&["dpkg"], &DPKG),
+    (&["read"], &READ),
+    (&["cd", "pushd"], &CD),
+    (
+        &["declare", "typeset", "export", "local", "readonly"],
+        &DECLARE,
+    ),
     (&["init", "telinit"], &TELINIT),
     (&["kill"], &KILL),
     (&["pkill", "pgrep"], &PKILL),

@@ -78,7 +78,8 @@ pub enum Signals {
     /// No such spelling.
     None,
     /// `kill`: the first option word that is not one of its own options is the signal
-    /// (`-9`, `-KILL`, `-Kill`); later `-N` words are negative pids (process groups).
+    /// (`-9`, `-KILL`, `-Kill`); later `-N` and `-$PID` words are negative pids (process
+    /// groups).
     FirstWord,
     /// `pkill`, `killall`: `-N` or an all-capitals `-NAME` anywhere is the signal.
     Spelled,
@@ -112,6 +113,24 @@ pub struct Grammar {
     /// Bash's escape) or `-` is one option named by the rest, case-insensitively (recorded
     /// in lower case, as a long option); no bundles; a value is the next word.
     pub windows: bool,
+    /// Options (short letters or long names) whose value is the last option: every word
+    /// after it is an operand (`python3 -c CODE -m x`, `python3 -m mod -v`: the rest is the
+    /// code's or the module's argv; `pwsh -Command a -b`: the rest is the command).
+    pub ends_options: &'static [&'static str],
+    /// PowerShell parameters (about_Parameters; pwsh(1)): a word starting with `-` or `--`
+    /// names a parameter by the rest, case-insensitively (recorded in lower case, as a long
+    /// option), resolved exactly or else to the first listed long it is a prefix of (the
+    /// order PowerShell's own matching checks its names in); `-Name:value` attaches a value;
+    /// no bundles.
+    pub powershell: bool,
+    /// When not empty, a word is an option only when every letter after its `-` is one of
+    /// these; any other word, `--` included, is the first operand and ends the options
+    /// (bash's `echo`: `-neE` letters only, no `--`).
+    pub only_letters: &'static str,
+    /// Each option word is one option named by its first letter, the rest ignored (`xxd`:
+    /// `-r`, `-revert` and `-rp` are all `-r`; `--r` is `-r`); a letter in
+    /// [`Grammar::short_values`] takes the rest of the word, else the next word.
+    pub first_letter: bool,
 }
 
 impl Grammar {
@@ -127,6 +146,10 @@ impl Grammar {
         other_sub: None,
         signals: Signals::None,
         windows: false,
+        ends_options: &[],
+        powershell: false,
+        only_letters: "",
+        first_letter: false,
     };
 
     fn long(&self, name: &str) -> Option<&Long> {
@@ -168,8 +191,11 @@ pub struct Value {
 /// One option as read.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Opt {
-    /// The short letter (`"f"`) or the long name resolved from abbreviations (`"force"`).
+    /// The short letter (`"f"`) or the long name resolved from abbreviations (`"force"`);
+    /// `signal` for a signal spelled as an option word (`kill -9`, see [`Signals`]).
     pub name: String,
+    /// Written as a long option (`--name`, or `-name` in a one-dash grammar); false for a
+    /// short letter and for a signal word (`-9`).
     pub long: bool,
     /// Index (in the arguments) of the word the option is in.
     pub word: usize,
@@ -196,6 +222,16 @@ pub struct Opts {
 }
 
 impl Opts {
+    /// Record an option read: with the globals before a subcommand, with the subcommand's
+    /// options after one.
+    fn push(&mut self, opt: Opt) {
+        if self.subcommand.is_empty() {
+            self.globals.push(opt);
+        } else {
+            self.options.push(opt);
+        }
+    }
+
     /// Every option, globals first.
     pub fn all(&self) -> impl Iterator<Item = &Opt> {
         self.globals.iter().chain(&self.options)
@@ -351,11 +387,34 @@ pub fn parse(g: &'static Grammar, args: &[Word]) -> Opts {
                 word: here,
                 value,
             };
-            if out.subcommand.is_empty() {
-                out.globals.push(opt);
-            } else {
-                out.options.push(opt);
+            out.push(opt);
+            continue;
+        }
+        if g.powershell && !only_operands && head.len() > 1 && head.starts_with('-') && head != "--"
+        {
+            let body = head.trim_start_matches('-').to_ascii_lowercase();
+            let (given, attached) = match body.split_once(':') {
+                Some((n, v)) => (n.to_string(), Some(v.to_string())),
+                None => (body, None),
+            };
+            let long = g.long(&given).or_else(|| {
+                g.longs
+                    .iter()
+                    .find(|l| !given.is_empty() && l.name.starts_with(given.as_str()))
+            });
+            let takes = long.map(|l| l.takes).unwrap_or(Takes::No);
+            let name = long.map(|l| l.name.to_string()).unwrap_or(given);
+            let value = value_at(here, attached.as_deref(), takes, &mut i, args.len());
+            if value.is_some() && g.ends_options.contains(&name.as_str()) {
+                only_operands = true;
             }
+            let opt = Opt {
+                name,
+                long: true,
+                word: here,
+                value,
+            };
+            out.push(opt);
             continue;
         }
         if only_operands || head == "-" && whole || !head.starts_with('-') {
@@ -381,6 +440,15 @@ pub fn parse(g: &'static Grammar, args: &[Word]) -> Opts {
             continue;
         }
         let text = if whole { head } else { w.text_with("\u{fffd}") };
+        if !g.only_letters.is_empty()
+            && !text
+                .get(1..)
+                .is_some_and(|b| !b.is_empty() && b.chars().all(|c| g.only_letters.contains(c)))
+        {
+            out.operands.push(here);
+            only_operands = true;
+            continue;
+        }
         if text == "--" {
             out.end_of_options = Some(here);
             only_operands = true;
@@ -391,7 +459,8 @@ pub fn parse(g: &'static Grammar, args: &[Word]) -> Opts {
             match sig {
                 Some(body) => out.globals.push(Opt {
                     name: "signal".into(),
-                    long: true,
+                    // Spelled as an option word (`-9`), not as `--signal`.
+                    long: false,
                     word: here,
                     value: Some(Value {
                         word: here,
@@ -399,6 +468,31 @@ pub fn parse(g: &'static Grammar, args: &[Word]) -> Opts {
                     }),
                 }),
                 None => out.operands.push(here),
+            }
+            continue;
+        }
+        if g.first_letter {
+            let body = text
+                .strip_prefix("--")
+                .unwrap_or_else(|| text.get(1..).unwrap_or_default());
+            if let Some(c) = body.chars().next() {
+                let rest = body.get(c.len_utf8()..).unwrap_or_default();
+                let value = g.short_values.contains(c).then(|| {
+                    value_at(
+                        here,
+                        Some(rest).filter(|r| !r.is_empty()),
+                        Takes::Value,
+                        &mut i,
+                        args.len(),
+                    )
+                });
+                let opt = Opt {
+                    name: c.to_string(),
+                    long: false,
+                    word: here,
+                    value: value.flatten(),
+                };
+                out.push(opt);
             }
             continue;
         }
@@ -418,6 +512,9 @@ pub fn parse(g: &'static Grammar, args: &[Word]) -> Opts {
             let full = g.resolve_long(name).to_string();
             let takes = g.long(&full).map(|l| l.takes).unwrap_or(Takes::No);
             let value = value_at(here, inline, takes, &mut i, args.len());
+            if value.is_some() && g.ends_options.contains(&full.as_str()) {
+                only_operands = true;
+            }
             read.push(Opt {
                 name: full,
                 long: true,
@@ -451,21 +548,26 @@ pub fn parse(g: &'static Grammar, args: &[Word]) -> Opts {
                         args.len(),
                     ),
                 };
+                let last = value.is_some()
+                    && g.ends_options
+                        .iter()
+                        .any(|e| e.starts_with(c) && e.len() == c.len_utf8());
                 read.push(Opt {
                     name: c.to_string(),
                     long: false,
                     word: here,
                     value,
                 });
+                if last {
+                    only_operands = true;
+                }
                 if takes != Takes::No {
                     break;
                 }
             }
         }
-        if out.subcommand.is_empty() {
-            out.globals.extend(read);
-        } else {
-            out.options.extend(read);
+        for opt in read {
+            out.push(opt);
         }
     }
     out
@@ -519,7 +621,8 @@ fn signal_word(g: &Grammar, text: &str, so_far: &Opts) -> Option<Option<String>>
                 .iter()
                 .any(|o| matches!(o.name.as_str(), "signal" | "s" | "n"));
             if signalled {
-                return numeric.then_some(None);
+                // After the signal, `-N` and `-$PID` (a run-time number) are process groups.
+                return (numeric || body.starts_with('\u{fffd}')).then_some(None);
             }
             let own = body.chars().count() == 1 && body.chars().all(|c| g.short_values.contains(c))
                 || body.starts_with('l')
@@ -660,6 +763,80 @@ mod tests {
             .filter_map(|x| value_word(&a, x).and_then(|w| w.lit()))
             .collect();
         assert_eq!(images, ["node.exe"]);
+    }
+
+    #[test]
+    fn echo_options_are_only_words_of_its_letters() {
+        let a = Word::literals(&["-ne", "-E", "-x", "-n", "a"]);
+        let o = parse_program(Some("echo"), &a);
+        let names: Vec<&str> = o.globals.iter().map(|o| o.name.as_str()).collect();
+        assert_eq!(names, ["n", "e", "E"]);
+        assert_eq!(texts(&a, &o.operands), ["-x", "-n", "a"]);
+        // No `--`: it is printed.
+        let a = Word::literals(&["--", "-e"]);
+        let o = parse_program(Some("echo"), &a);
+        assert!(o.globals.is_empty());
+        assert_eq!(texts(&a, &o.operands), ["--", "-e"]);
+    }
+
+    #[test]
+    fn first_letter_options_name_the_whole_word() {
+        let a = Word::literals(&["-rp", "--revert", "-c", "8", "-l16", "--", "-p"]);
+        let o = parse_program(Some("xxd"), &a);
+        let names: Vec<&str> = o.globals.iter().map(|o| o.name.as_str()).collect();
+        assert_eq!(names, ["r", "r", "c", "l"]);
+        assert!(!o.short('p'));
+        assert_eq!(texts(&a, &o.operands), ["-p"]);
+        assert_eq!(
+            value_word(&a, &o.globals[3])
+                .and_then(|w| w.lit())
+                .as_deref(),
+            Some("16")
+        );
+    }
+
+    #[test]
+    fn an_option_that_ends_the_options_leaves_the_rest_as_operands() {
+        let a = Word::literals(&["-u", "-c", "code", "-m", "x"]);
+        let o = parse_program(Some("python3"), &a);
+        assert!(!o.short('m'));
+        assert_eq!(texts(&a, &o.operands), ["-m", "x"]);
+        let a = Word::literals(&["-mjson.tool", "-v"]);
+        let o = parse_program(Some("python3"), &a);
+        assert!(o.short('m'));
+        assert_eq!(texts(&a, &o.operands), ["-v"]);
+    }
+
+    #[test]
+    fn powershell_parameters_resolve_in_order_and_end_at_the_command() {
+        let a = Word::literals(&[
+            "-NoP",
+            "-e",
+            "ZQBj",
+            "-ExecutionPolicy:Bypass",
+            "-C",
+            "ls",
+            "-e",
+            "x",
+        ]);
+        let o = parse_program(Some("pwsh"), &a);
+        let names: Vec<&str> = o.globals.iter().map(|o| o.name.as_str()).collect();
+        assert_eq!(
+            names,
+            ["noprofile", "encodedcommand", "executionpolicy", "command"]
+        );
+        assert_eq!(texts(&a, &o.operands), ["-e", "x"]);
+        assert_eq!(
+            value_word(&a, &o.globals[2])
+                .and_then(|w| w.lit())
+                .as_deref(),
+            Some("Bypass")
+        );
+        // A cmdlet's switches: `-r` is -Recurse, `-f` is -Filter (listed first), `-fo` -Force.
+        let a = Word::literals(&["-r", "-f", "*.tmp", "-fo", "x"]);
+        let o = parse(&grammars::PS_REMOVE_ITEM, &a);
+        assert!(o.long("recurse") && o.long("filter") && o.long("force"));
+        assert_eq!(texts(&a, &o.operands), ["x"]);
     }
 
     #[test]

@@ -5,7 +5,7 @@
 use crate::declare_rule;
 use crate::model::opts::{Opts, value_word};
 use crate::model::paths::{self, Extent};
-use crate::model::{Command, Word};
+use crate::model::{Command, UNKNOWN_TEXT, Word};
 use crate::rules::util::route;
 use crate::rules::{Cx, Finding, Rule};
 
@@ -183,7 +183,7 @@ fn value_text(args: &[Word], o: &crate::model::opts::Opt) -> Option<String> {
 fn host_source(cx: &Cx, cmd: &Command, src: &str, readonly: bool) -> Option<String> {
     let src = src.to_string();
     let known = !src.contains('\u{fffd}');
-    let shown = src.replace('\u{fffd}', "…");
+    let shown = src.replace('\u{fffd}', UNKNOWN_TEXT);
     let src = src.as_str();
     let base = src.trim_end_matches('/').rsplit('/').next().unwrap_or("");
     if ENGINE_SOCKETS.contains(&base) {

@@ -34,7 +34,7 @@ declare_rule! {
     name: "container-lifecycle",
     severity: Approve,
     category: Containers,
-    hermes: ["docker restart/stop/kill (container lifecycle)", "docker compose restart/stop/kill/down (container lifecycle)"],
+    hermes: [LIFE = "docker restart/stop/kill (container lifecycle)", COMPOSE = "docker compose restart/stop/kill/down (container lifecycle)"],
     programs: ["docker", "podman", "nerdctl", "docker-compose", "podman-compose"],
     summary: "docker/podman stop, kill, restart, rm -f, rmi, prune, compose down",
     pass: ["docker ps", "docker run --rm alpine echo hi", "docker build -t x .", "docker logs -f web", "docker compose up -d", "docker rm web", "echo docker stop web", "docker stop --help", "docker compose ps", "docker run --name stop alpine", "docker rm --volumes web"],
@@ -68,13 +68,11 @@ impl Rule for ContainerLifecycle {
             .filter_map(|w| w.lit())
             .collect();
         let force = o.flag('f', "force");
-        const COMPOSE: &str = "docker compose restart/stop/kill/down (container lifecycle)";
-        const LIFE: &str = "docker restart/stop/kill (container lifecycle)";
         let (what, key): (String, Option<&'static str>) = if prog.ends_with("-compose") {
             match path.first().and_then(|v| compose_verb(v, force)) {
                 Some(v) => (
                     format!("{prog} {v} stops or removes the project's containers"),
-                    Some(COMPOSE),
+                    Some(Self::COMPOSE),
                 ),
                 None => return,
             }
@@ -92,17 +90,17 @@ impl Rule for ContainerLifecycle {
                 ("compose", _) => match path.get(1).and_then(|v| compose_verb(v, force)) {
                     Some(v) => (
                         format!("{prog} compose {v} stops or removes the project's containers"),
-                        Some(COMPOSE),
+                        Some(Self::COMPOSE),
                     ),
                     None => return,
                 },
                 (v @ ("stop" | "kill" | "restart"), _) => (
                     format!("{prog} {v} interrupts running containers"),
-                    Some(LIFE),
+                    Some(Self::LIFE),
                 ),
                 ("container" | "pod", Some(v @ ("stop" | "kill" | "restart"))) => (
                     format!("{prog} {sub} {v} interrupts running containers"),
-                    Some(LIFE),
+                    Some(Self::LIFE),
                 ),
                 ("rm", _) if force => (format!("{prog} rm -f kills and removes containers"), None),
                 ("container" | "pod", Some("rm")) if force => (

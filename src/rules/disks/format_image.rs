@@ -53,14 +53,16 @@ impl Rule for FormatImage {
         {
             return;
         }
+        // Read by the program's grammar: the device or image is the last operand, possibly
+        // followed by a block count; an option's value (`-L data`) is not an operand.
         let Some(target) = cmd
-            .args()
-            .iter()
+            .opts
+            .operand_words(cmd.args())
+            .into_iter()
             .rev()
-            // The device or image comes last, possibly followed by a block count.
             .find(|w| {
                 !w.lit()
-                    .is_some_and(|t| t.starts_with('-') || t.chars().all(|c| c.is_ascii_digit()))
+                    .is_some_and(|t| t.chars().all(|c| c.is_ascii_digit()))
             })
         else {
             return;

@@ -45,34 +45,32 @@ impl Rule for VolumeRemoval {
             return;
         }
         let mut prog = cmd.name.clone().unwrap_or_default();
-        let mut rest: &[String] = &args;
         if prog == "lvm" {
-            let Some((sub, r)) = args.split_first() else {
+            let Some(sub) = args.first() else {
                 return;
             };
             prog = sub.clone();
-            rest = r;
         }
         let what = match prog.as_str() {
             "lvremove" => "lvremove destroys logical volumes".to_string(),
             "vgremove" => "vgremove destroys volume groups and their logical volumes".to_string(),
             "pvremove" => "pvremove wipes LVM labels from physical volumes".to_string(),
             "mdadm" => {
-                let long = [
-                    "--remove",
-                    "--fail",
-                    "--set-faulty",
-                    "--stop",
-                    "--zero-superblock",
-                ];
-                let hit = rest.iter().find(|a| {
-                    long.contains(&a.as_str())
-                        || (a.starts_with('-')
-                            && !a.starts_with("--")
-                            && a[1..].chars().any(|c| matches!(c, 'r' | 'f' | 'S')))
+                // Read by mdadm's grammar: a level, name or size (`-N fail`) is a value.
+                let hit = cmd.opts.all().find(|x| {
+                    matches!(
+                        x.name.as_str(),
+                        "r" | "f"
+                            | "S"
+                            | "remove"
+                            | "fail"
+                            | "set-faulty"
+                            | "stop"
+                            | "zero-superblock"
+                    )
                 });
-                match hit {
-                    Some(h) => format!("mdadm {h} removes, fails or stops a RAID device"),
+                match hit.and_then(|h| cmd.args().get(h.word)) {
+                    Some(h) => format!("mdadm {} removes, fails or stops a RAID device", h.shown()),
                     None => return,
                 }
             }

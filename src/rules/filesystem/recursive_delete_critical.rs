@@ -1,6 +1,7 @@
 //! SG1001: recursive delete of `/`, a top-level system directory, or a home directory.
 
 use crate::declare_rule;
+use crate::model::opts::grammars;
 use crate::model::paths::Extent;
 use crate::model::{Command, Word};
 use crate::rules::util::{classify, describe, route};
@@ -94,35 +95,22 @@ impl Rule for RecursiveDeleteCritical {
             if !texts.iter().any(|t| t == "-delete") {
                 return;
             }
-            let first_expr = texts
-                .iter()
-                .position(|t| t.starts_with('-') || t == "(" || t == "!")
-                .unwrap_or(texts.len());
+            // Read by find's grammar: its options (`-L`, `-D debugopts`) come before the
+            // paths, and the expression starts at the first word find reads as one.
+            let (paths, first_expr) = grammars::find_paths(&cmd.opts, words);
             let filtered = texts[first_expr..]
                 .iter()
                 .take_while(|t| *t != "-delete")
                 .any(|t| {
                     !matches!(
                         t.as_str(),
-                        "-depth"
-                            | "-xdev"
-                            | "-mount"
-                            | "-ignore_readdir_race"
-                            | "-noleaf"
-                            | "-P"
-                            | "-L"
-                            | "-H"
+                        "-depth" | "-xdev" | "-mount" | "-ignore_readdir_race" | "-noleaf"
                     )
                 });
             if filtered {
                 return;
             }
-            for w in &words[..first_expr] {
-                if w.lit()
-                    .is_some_and(|t| matches!(t.as_str(), "-P" | "-L" | "-H"))
-                {
-                    continue;
-                }
+            for w in paths.iter().filter_map(|&i| words.get(i)) {
                 Self::judge(cx, cmd, w, "find -delete", out);
             }
         }

@@ -3,8 +3,10 @@
 
 use base64::Engine;
 
+use crate::Span;
 use crate::declare_rule;
-use crate::model::Command;
+use crate::model::opts::{self, grammars, value_word};
+use crate::model::{Command, Word};
 use crate::rules::util::route;
 use crate::rules::{Cx, Finding, Rule};
 
@@ -111,14 +113,17 @@ fn ps_destructive(words: &[String]) -> Option<String> {
             verb,
             "remove-item" | "rm" | "ri" | "del" | "erase" | "rd" | "rmdir"
         );
-        let rest = &words[i + 1..];
-        let recurse = rest
-            .iter()
-            .any(|a| a.starts_with("-r") && "-recurse".starts_with(a.as_str()));
-        let force = rest
-            .iter()
-            .any(|a| a.starts_with("-fo") && "-force".starts_with(a.as_str()));
-        if remove && (recurse || force) {
+        if remove {
+            // Read by Remove-Item's grammar: `-r` is -Recurse, `-fo` -Force, `-f` -Filter.
+            let rest: Vec<Word> = words[i + 1..]
+                .iter()
+                .map(|a| Word::literal(a, Span::default()))
+                .collect();
+            let o = opts::parse(&grammars::PS_REMOVE_ITEM, &rest);
+            let (recurse, force) = (o.long("recurse"), o.long("force"));
+            if !(recurse || force) {
+                continue;
+            }
             return Some(format!(
                 "{verb}{}{}",
                 if recurse { " -Recurse" } else { "" },
@@ -166,30 +171,29 @@ impl Rule for WindowsDelete {
             }
             return;
         }
-        // PowerShell: -EncodedCommand hides the script; -Command / trailing words are the script.
-        let mut i = 0;
-        while i < args.len() {
-            let a = args[i].to_ascii_lowercase();
-            if a.starts_with("-e")
-                && "-encodedcommand".starts_with(a.as_str())
-                && a.len() >= 2
-                && a != "-ex"
-                && !a.starts_with("-exec")
-            {
-                let payload = args.get(i + 1).cloned().unwrap_or_default();
-                let decoded =
-                    decode_ps(&payload).unwrap_or_else(|| "(not valid base64 UTF-16)".into());
-                let mut msg = format!(
-                    "PowerShell runs an encoded command that hides what it does: `{}`",
-                    decoded.chars().take(120).collect::<String>()
-                );
-                if ps_destructive(&words_lower(&decoded)).is_some() {
-                    msg.push_str(" (it deletes files)");
-                }
-                push(out, msg, WindowsDelete::ENCODED_COMMAND);
-                return;
+        // PowerShell: -EncodedCommand hides the script; -Command / trailing words are the
+        // script. Read by powershell's grammar: `-e`, `-enc`, `-ec` are -EncodedCommand,
+        // `-ex` is -ExecutionPolicy, and nothing after -Command is a parameter.
+        // (Read here rather than from `Command::opts`: `PowerShell.exe` may be spelled in
+        // any case.)
+        let o = opts::parse(&grammars::POWERSHELL, cmd.args());
+        if let Some(x) = o
+            .all()
+            .find(|x| matches!(x.name.as_str(), "encodedcommand" | "ec"))
+        {
+            let payload = value_word(cmd.args(), x)
+                .map(|w| w.text_with("\u{fffd}"))
+                .unwrap_or_default();
+            let decoded = decode_ps(&payload).unwrap_or_else(|| "(not valid base64 UTF-16)".into());
+            let mut msg = format!(
+                "PowerShell runs an encoded command that hides what it does: `{}`",
+                decoded.chars().take(120).collect::<String>()
+            );
+            if ps_destructive(&words_lower(&decoded)).is_some() {
+                msg.push_str(" (it deletes files)");
             }
-            i += 1;
+            push(out, msg, WindowsDelete::ENCODED_COMMAND);
+            return;
         }
         let words = words_lower(&args.join(" "));
         if let Some(what) = ps_destructive(&words) {

@@ -46,9 +46,8 @@ fn changes(cmd: &Command) -> Option<String> {
         .iter()
         .any(|a| matches!(a.as_str(), "-h" | "--help" | "-V" | "--version"));
     let hit = match name {
-        "grub-mkconfig" | "grub2-mkconfig" => args.iter().any(|a| {
-            a == "-o" || a.starts_with("--output") || (a.starts_with("-o") && a.len() > 2)
-        }),
+        // Read by grub-mkconfig's grammar: `-o FILE`, `-oFILE`, `--output[=]FILE`.
+        "grub-mkconfig" | "grub2-mkconfig" => cmd.opts.flag('o', "output"),
         // Read by efibootmgr's grammar: a value (`-L Cool`, `-l \\EFI\\x`) holds no letter.
         "efibootmgr" => cmd.opts.all().any(|x| {
             matches!(

@@ -5,6 +5,7 @@ use petgraph::visit::EdgeRef;
 use crate::declare_rule;
 use crate::graph::FlowNode;
 use crate::model::Command;
+use crate::model::opts::{self, grammars};
 use crate::rules::util::route;
 use crate::rules::{Cx, Finding, Rule};
 
@@ -61,43 +62,20 @@ fn is_url(s: &str) -> bool {
 /// The package operands of an install subcommand, if this is one.
 fn install_operands(cmd: &Command) -> Option<Vec<String>> {
     let name = cmd.name.as_deref()?;
-    let args = cmd.arg_texts();
-    // Operands, without the values of options that take one (`-f URL`, `-i URL`).
-    let valued = [
-        "-f",
-        "-i",
-        "-r",
-        "-c",
-        "-t",
-        "--find-links",
-        "--index-url",
-        "--extra-index-url",
-        "--requirement",
-        "--constraint",
-        "--target",
-        "--prefix",
-        "--root",
-        "--platform",
-        "--python-version",
-        "--trusted-host",
-        "--registry",
-        "--cache",
-        "--cwd",
-        "--prefix",
-    ];
-    let mut ops = Vec::new();
-    let mut skip = false;
-    for a in &args {
-        if skip {
-            skip = false;
-            continue;
-        }
-        if a.starts_with('-') {
-            skip = valued.contains(&a.as_str()) && !matches!(name, "rpm" | "dpkg");
-            continue;
-        }
-        ops.push(a.clone());
-    }
+    let args = cmd.args();
+    // The program's own grammar where the table has one (`apt`, `rpm`, `dpkg`, `cargo`,
+    // `python3`); the package tools' shared install options otherwise, so the value of
+    // `-i URL` or `--registry URL` is never a package.
+    let o = if grammars::has_grammar(name) {
+        cmd.opts.clone()
+    } else {
+        opts::parse(&grammars::PACKAGE_INSTALL, args)
+    };
+    let ops: Vec<String> = o
+        .operand_words(args)
+        .iter()
+        .map(|w| w.text_with("\u{fffd}"))
+        .collect();
     let after = |subs: &[&str], ops: &[String]| -> Option<Vec<String>> {
         let i = ops.iter().position(|o| subs.contains(&o.as_str()))?;
         Some(ops[i + 1..].to_vec())
@@ -109,27 +87,38 @@ fn install_operands(cmd: &Command) -> Option<Vec<String>> {
             after(&["install", "add"], &ops[i..])
         }
         "python" | "python3" => {
-            let m = args.iter().position(|a| a == "-m")?;
-            (args.get(m + 1).map(String::as_str) == Some("pip")).then_some(())?;
+            // `python3 -m pip install ..`: the module's argv are the operands after `-m`.
+            let m = o.value_of(args, &["m"])?;
+            (m.lit().as_deref() == Some("pip")).then_some(())?;
+            let first = o.operands.first().copied().unwrap_or(args.len());
+            let rest = args.get(first..).unwrap_or_default();
+            let ops: Vec<String> = opts::parse(&grammars::PACKAGE_INSTALL, rest)
+                .operand_words(rest)
+                .iter()
+                .map(|w| w.text_with("\u{fffd}"))
+                .collect();
             after(&["install"], &ops)
         }
         "npm" | "pnpm" | "yarn" | "bun" => after(&["install", "i", "add", "isntall"], &ops),
         "apt" | "apt-get" | "dnf" | "yum" | "zypper" | "brew" => {
             after(&["install", "in", "reinstall", "localinstall"], &ops)
         }
-        "rpm" => args
-            .iter()
-            .any(|a| {
-                a.starts_with('-') && !a.starts_with("--") && (a.contains('i') || a.contains('U'))
-            })
-            .then(|| ops.clone()),
-        "dpkg" => args
-            .iter()
-            .any(|a| a == "-i" || a == "--install")
-            .then(|| ops.clone()),
+        // rpm's modes are options: `-i`, `-U`, `-F` install, alone or in a bundle (`-ivh`),
+        // unless the mode is a query or verify (`-qi` is `--query --info`).
+        "rpm" => {
+            let installs = o.short('i')
+                || o.short('U')
+                || o.short('F')
+                || ["install", "upgrade", "freshen", "reinstall"]
+                    .iter()
+                    .any(|l| o.long(l));
+            let reads = o.short('q') || o.short('V') || o.long("query") || o.long("verify");
+            (installs && !reads).then_some(ops)
+        }
+        "dpkg" => o.flag('i', "install").then_some(ops),
         "cargo" => {
-            let i = args.iter().position(|a| a == "--git")?;
-            args.get(i + 1).map(|u| vec![format!("git+{u}")])
+            let u = o.value_of(args, &["git"])?;
+            Some(vec![format!("git+{}", u.text_with("\u{fffd}"))])
         }
         _ => None,
     }

@@ -44,36 +44,16 @@ impl Rule for KillAllProcesses {
             ));
             return;
         }
-        let args: Vec<String> = cmd.arg_texts();
-        let mut i = 0;
-        let mut signal_given = false;
-        let mut pids = Vec::new();
-        while i < args.len() {
-            let a = &args[i];
-            if a == "--" {
-                pids.extend(args[i + 1..].iter().cloned());
-                break;
-            }
-            if a == "-s" || a == "-n" {
-                signal_given = true;
-                i += 2;
-                continue;
-            }
-            if a == "-l" || a == "-L" || a == "--list" || a == "--table" {
-                return;
-            }
-            if a.starts_with('-') && !signal_given {
-                // The first `-X` is the signal (`-9`, `-KILL`, `-1` = SIGHUP).
-                signal_given = true;
-                if a == "-1" && i + 1 == args.len() {
-                    // `kill -1` alone: RISK_MODEL treats it as kill-all.
-                    pids.push("-1".into());
-                }
-                i += 1;
-                continue;
-            }
-            pids.push(a.clone());
-            i += 1;
+        // Read by kill's grammar: the first `-X` word is the signal, later `-N` are pids.
+        let o = &cmd.opts;
+        if o.short('l') || o.short('L') || o.long("list") || o.long("table") {
+            return;
+        }
+        let (signal, pids) = crate::rules::processes::signals::kill_args(cmd);
+        let mut pids: Vec<String> = pids.iter().filter_map(|w| w.lit()).collect();
+        if signal.as_deref() == Some("1") && pids.is_empty() && cmd.args().len() == 1 {
+            // `kill -1` alone: RISK_MODEL treats it as kill-all.
+            pids.push("-1".into());
         }
         if pids.iter().any(|p| p == "-1") {
             out.push(Finding::on(

@@ -54,10 +54,7 @@ pub fn selector(cmd: &Command) -> Selector<'_> {
     let killall = cmd.is("killall");
     // A signal given by `-s`/`--signal` rather than spelled as an option word (`-9`).
     let via_s = o.own().iter().any(|x| match x.name.as_str() {
-        "signal" => args
-            .get(x.word)
-            .and_then(|w| w.lit())
-            .is_some_and(|t| t.starts_with("--")),
+        "signal" => x.long,
         "s" => killall,
         _ => false,
     });

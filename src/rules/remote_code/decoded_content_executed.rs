@@ -69,27 +69,29 @@ pub fn obfuscating(cmd: &Command) -> bool {
         return false;
     };
     let args = cmd.arg_texts();
-    let has = |f: &str| args.iter().any(|a| a == f);
-    let short = |c: char| {
-        args.iter()
-            .any(|a| a.starts_with('-') && !a.starts_with("--") && a.contains(c))
-    };
+    let o = &cmd.opts;
     match n {
         // Read by the grammar: `-d` in a bundle, `--decode` and its abbreviations.
-        "base64" | "base32" | "basenc" => cmd.opts.flag('d', "decode") || cmd.opts.short('D'),
-        "xxd" => short('r') || has("-revert"),
-        "openssl" => {
-            has("-d") || has("-decrypt") || args.first().is_some_and(|a| a == "base64" && has("-d"))
-        }
+        "base64" | "base32" | "basenc" => o.flag('d', "decode") || o.short('D'),
+        // xxd names an option by its first letter: `-r`, `-revert`, `-rp`.
+        "xxd" => o.short('r'),
+        // openssl's `-name` options follow its subcommand (`openssl base64 -d`).
+        "openssl" => o.long("d") || o.long("decrypt"),
         "uudecode" | "rev" => true,
         "tr" => !args.is_empty(),
         "perl" => args
             .iter()
             .any(|a| a.contains("pack") || a.contains("decode")),
         "printf" => args.first().is_some_and(|a| escapes(a)),
+        // The last of `-e`/`-E` decides whether echo expands escapes.
         "echo" => {
-            args.iter().any(|a| a.starts_with('-') && a.contains('e'))
-                && args.iter().any(|a| escapes(a))
+            o.all()
+                .filter(|x| matches!(x.name.as_str(), "e" | "E"))
+                .last()
+                .is_some_and(|x| x.name == "e")
+                && o.operand_words(cmd.args())
+                    .iter()
+                    .any(|w| escapes(&w.text_with("")))
         }
         _ => false,
     }

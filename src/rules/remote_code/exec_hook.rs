@@ -8,7 +8,7 @@
 //! code there and judged on what that code does.
 
 use crate::declare_rule;
-use crate::model::hooks::{self, Runs};
+use crate::model::hooks::{self, HookUse, Runs};
 use crate::model::{Command, OriginKind, RedirectOp, is_shell};
 use crate::rules::util::route;
 use crate::rules::{Cx, Finding, Rule};
@@ -61,7 +61,7 @@ declare_rule! {
     name: "exec-hook-hidden-code",
     severity: Approve,
     category: RemoteCode,
-    hermes: ["arbitrary program execution via sort --compress-program", "arbitrary program execution via rg --pre", "arbitrary program execution via ag --pager", "arbitrary program execution via man -P", "sudo with privilege flag (stdin/askpass/shell/list)"],
+    hermes: [SORT = "arbitrary program execution via sort --compress-program", RG = "arbitrary program execution via rg --pre", AG = "arbitrary program execution via ag --pager", MAN = "arbitrary program execution via man -P", SUDO = "sudo with privilege flag (stdin/askpass/shell/list)"],
     programs: [],
     summary: "A program runs hidden code through its exec hook",
     pass: ["find . -exec sh -c 'echo \"$1\"' _ {} \\;", "awk '{print $1}' f", "tar -I zstd -xf a.tar.zst", "git -c core.pager=cat log", "sort -u f", "rg --pre-glob '*.x' foo", "rg -e TODO -- --pre src/", "sort -T --compress-program data.csv", "man -k pager", "man -P 'less -R' ls", "ssh -o StrictHostKeyChecking=no host ls", "rsync -av -e 'ssh -p 2222' src host:dst", "vim -c 'set nu' f", "man ls", "env FOO=1 sh script.sh", "flock /tmp/l sh -c 'echo hi'", "PAGER=./x echo hi"],
@@ -148,6 +148,18 @@ fn awk_runs(p: &str) -> bool {
         || code.contains("|getline")
 }
 
+/// The Hermes key of a hook-table entry, when Hermes has one.
+fn hermes_key(h: &HookUse) -> Option<&'static str> {
+    match h.entry? {
+        ("sort", "compress-program") => Some(ExecHook::SORT),
+        ("rg", "pre") => Some(ExecHook::RG),
+        ("ag", "pager") => Some(ExecHook::AG),
+        ("man", "P") => Some(ExecHook::MAN),
+        ("sudo", "A") => Some(ExecHook::SUDO),
+        _ => None,
+    }
+}
+
 /// What hidden code the command runs, with the Hermes key when there is one.
 fn hook(cmd: &Command) -> Option<(String, Option<&'static str>)> {
     if let Some(msg) = shell_without_program(cmd) {
@@ -182,7 +194,7 @@ fn hook(cmd: &Command) -> Option<(String, Option<&'static str>)> {
             }
             (Runs::Shell, _) => format!("{} runs shell code known only at run time", h.detail),
         };
-        return Some((msg, h.hermes));
+        return Some((msg, hermes_key(&h)));
     }
     let name = cmd.name.as_deref()?;
     if matches!(name, "awk" | "gawk" | "mawk" | "nawk" | "busybox-awk")
@@ -301,6 +313,32 @@ impl Rule for ExecHook {
                 f.hermes = key.into_iter().collect();
                 out.push(f);
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ExecHook;
+    use crate::{Context, analyze};
+
+    #[test]
+    fn each_declared_hermes_key_is_set_by_its_hook() {
+        for (src, key) in [
+            ("sort --compress-program=./x big.txt", ExecHook::SORT),
+            ("rg --pre ./x pat", ExecHook::RG),
+            ("ag --pager \"$P\" pat", ExecHook::AG),
+            ("man -P \"$P\" ls", ExecHook::MAN),
+            ("sudo -A true", ExecHook::SUDO),
+        ] {
+            let a = analyze(src, &Context::fixture());
+            let keys: Vec<&str> = a
+                .findings
+                .iter()
+                .filter(|f| f.rule == ExecHook::META.code)
+                .flat_map(|f| f.hermes.iter().copied())
+                .collect();
+            assert_eq!(keys, [key], "{src}");
         }
     }
 }

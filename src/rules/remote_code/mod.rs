@@ -23,13 +23,9 @@ use crate::model::{Command, Script};
 pub fn delivers_code(script: &Script, cmd: &Command, edge: FlowEdge) -> bool {
     let _ = script;
     // `python3 -mjson.tool` runs a module; its stdin is data (the graph misses the
-    // attached form of `-m`).
-    let module = crate::graph::is_interpreter(cmd.name.as_deref().unwrap_or(""))
-        && cmd
-            .arg_texts()
-            .iter()
-            .take_while(|a| a.starts_with('-'))
-            .any(|a| a.starts_with("-m") && a.len() > 2);
+    // attached form of `-m`). Read by the grammar: `-m` alone, attached or in a bundle.
+    let module =
+        crate::graph::is_interpreter(cmd.name.as_deref().unwrap_or("")) && cmd.opts.short('m');
     if module {
         return false;
     }

@@ -62,12 +62,11 @@ fn shell_code(cmd: &Command) -> Option<&Word> {
     }
 }
 
-/// The first operand of a shell without `-c` (its script file).
+/// The first operand of a shell without `-c` (its script file), read by the shells' argv
+/// reader (`-o pipefail` and `--rcfile FILE` take a value).
 fn shell_script(cmd: &Command) -> Option<&Word> {
-    cmd.args().iter().find(|w| {
-        !w.lit()
-            .is_some_and(|a| a.starts_with('-') || a.starts_with('+'))
-    })
+    let args = cmd.args();
+    args.get(shell_args(args).rest)
 }
 
 /// A process substitution whose output is not plain literal text (`<(echo 'ls')` is).

@@ -3,6 +3,7 @@
 
 use crate::declare_rule;
 use crate::model::Command;
+use crate::model::opts::value_word;
 use crate::rules::util::route;
 use crate::rules::{Cx, Finding, Rule};
 
@@ -44,26 +45,25 @@ declare_rule! {
 
 impl Rule for GuardLoosen {
     fn check_command(&self, _cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
-        let args = cmd.arg_texts();
-        let ops: Vec<&str> = args
-            .iter()
-            .map(String::as_str)
-            .filter(|a| !a.starts_with('-'))
-            .collect();
-        let has = |flag: &str| {
-            args.iter()
-                .any(|a| a == flag || a.starts_with(&format!("{flag}=")))
+        // Read by shellgate's own grammar (the one its CLI is checked against): options are
+        // read after their subcommand, `exec`'s end at its command, nothing after `--`.
+        let o = &cmd.opts;
+        let args = cmd.args();
+        let path: Vec<&str> = o.subcommand.iter().map(|(s, _)| s.as_str()).collect();
+        let values = |names: &[&str]| -> Vec<Option<String>> {
+            o.named(names)
+                .map(|x| value_word(args, x).and_then(|w| w.lit()))
+                .collect()
         };
-        let what = match ops.as_slice() {
-            ["approvals", "suggest", ..] if has("--apply") => {
+        let what = match path.as_slice() {
+            ["approvals", "suggest", ..] if o.long("apply") => {
                 "adds entries to shellgate's allow list"
             }
             ["config", "import-hermes", ..] => {
-                let prints = args
-                    .windows(2)
-                    .any(|w| matches!(w[0].as_str(), "--output" | "-o") && w[1] == "-")
-                    || has("--output=-");
-                if prints {
+                if values(&["output", "o"])
+                    .iter()
+                    .any(|v| v.as_deref() == Some("-"))
+                {
                     return;
                 }
                 "writes shellgate's config"
@@ -71,20 +71,11 @@ impl Rule for GuardLoosen {
             ["uninstall", ..] => "removes shellgate's hook from a harness",
             // `exec` gates the command itself; only a looser config for it is a loosening.
             ["exec", ..] | ["hook", ..] => {
-                let exec_args: Vec<&str> = args
+                let loose_mode = values(&["mode"])
                     .iter()
-                    .map(String::as_str)
-                    .take_while(|a| *a != "--")
-                    .collect();
-                let loose_mode = exec_args
-                    .windows(2)
-                    .any(|w| w[0] == "--mode" && w[1] != "manual")
-                    || exec_args
-                        .iter()
-                        .any(|a| a.starts_with("--mode=") && *a != "--mode=manual");
-                let other_config = exec_args
-                    .iter()
-                    .any(|a| *a == "--no-config" || *a == "--config" || a.starts_with("--config="))
+                    .any(|v| v.as_deref() != Some("manual"));
+                let other_config = o.long("no-config")
+                    || o.long("config")
                     || cmd.assignments.iter().any(|x| {
                         matches!(
                             x.name.as_str(),
@@ -103,7 +94,7 @@ impl Rule for GuardLoosen {
             cmd,
             format!(
                 "shellgate {} {what}: the agent would loosen its own guard{}",
-                ops.first().copied().unwrap_or_default(),
+                path.first().copied().unwrap_or_default(),
                 route(cmd)
             ),
         ));

@@ -129,19 +129,10 @@ impl Rule for KillHarness {
             }
             return;
         }
-        // `kill $PPID`, `kill 0`, `kill -- -$$`: the harness and its process group.
+        // `kill $PPID`, `kill 0`, `kill -- -$$`, `kill -TERM -$PPID`: the harness and its
+        // process group (kill's grammar reads `-$PPID` after the signal as a pid).
         let (_, pids) = crate::rules::processes::signals::kill_args(cmd);
-        // `kill -TERM -$PPID`: a process group written like an option word.
-        let groups = cmd
-            .args()
-            .iter()
-            .filter(|w| w.raw.trim_matches('"').starts_with("-$"));
-        if let Some(w) = pids
-            .iter()
-            .copied()
-            .chain(groups)
-            .find(|w| own_pid(cx, cmd, w))
-        {
+        if let Some(w) = pids.iter().copied().find(|w| own_pid(cx, cmd, w)) {
             out.push(
                 Finding::on(
                     &Self::META,

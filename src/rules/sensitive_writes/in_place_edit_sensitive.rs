@@ -50,112 +50,32 @@ declare_rule! {
     ],
 }
 
-/// (in-place?, long flag?, file operands)
+/// (in-place?, long flag?, file operands), read with sed's grammar: the first operand is
+/// the script unless `-e`/`-f` gave it.
 fn sed_files(cmd: &Command) -> (bool, bool, Vec<&Word>) {
-    let args = cmd.args();
-    let mut inplace = false;
-    let mut long = false;
-    let mut script_given = false;
-    let mut ops = Vec::new();
-    let mut i = 0;
-    let mut only = false;
-    while i < args.len() {
-        let w = &args[i];
-        i += 1;
-        let Some(t) = w.lit() else {
-            ops.push(w);
-            continue;
-        };
-        if only || !t.starts_with('-') || t == "-" {
-            ops.push(w);
-            continue;
-        }
-        if t == "--" {
-            only = true;
-            continue;
-        }
-        if let Some(l) = t.strip_prefix("--") {
-            let name = l.split('=').next().unwrap_or("");
-            if "in-place".starts_with(name) && name.len() >= 2 {
-                inplace = true;
-                long = true;
-            } else if matches!(name, "expression" | "file") {
-                script_given = true;
-                if !l.contains('=') {
-                    i += 1;
-                }
-            } else if matches!(name, "line-length") && !l.contains('=') {
-                i += 1;
-            }
-            continue;
-        }
-        for (pos, c) in t[1..].char_indices() {
-            match c {
-                'i' => {
-                    inplace = true;
-                    break;
-                }
-                'e' | 'f' | 'l' => {
-                    if c != 'l' {
-                        script_given = true;
-                    }
-                    if pos + 1 == t.len() - 1 {
-                        i += 1;
-                    }
-                    break;
-                }
-                _ => {}
-            }
-        }
-    }
+    let o = &cmd.opts;
+    let long = o.long("in-place");
+    let inplace = long || o.short('i');
+    let script_given = o
+        .all()
+        .any(|x| matches!(x.name.as_str(), "e" | "f" | "expression" | "file"));
+    let mut ops = o.operand_words(cmd.args());
     if !script_given && !ops.is_empty() {
         ops.remove(0);
     }
     (inplace, long, ops)
 }
 
+/// (in-place?, file operands) of `perl`/`ruby`, read with their grammars: the first operand
+/// is the script unless `-e`/`-E` gave the code.
 fn interp_files(cmd: &Command) -> (bool, Vec<&Word>) {
-    let args = cmd.args();
-    let mut inplace = false;
-    let mut code_given = false;
-    let mut ops = Vec::new();
-    let mut i = 0;
-    while i < args.len() {
-        let w = &args[i];
-        i += 1;
-        let Some(t) = w.lit() else {
-            ops.push(w);
-            continue;
-        };
-        if !t.starts_with('-') || t == "-" || !ops.is_empty() {
-            ops.push(w);
-            continue;
-        }
-        if t == "--" {
-            continue;
-        }
-        for (pos, c) in t[1..].char_indices() {
-            match c {
-                'i' => {
-                    inplace = true;
-                    break;
-                }
-                'e' | 'E' => {
-                    code_given = true;
-                    if pos + 1 == t.len() - 1 {
-                        i += 1;
-                    }
-                    break;
-                }
-                'I' | 'M' | 'm' | 'r' | 'x' | 'C' => break,
-                _ => {}
-            }
-        }
-    }
+    let o = &cmd.opts;
+    let code_given = o.short('e') || (cmd.is("perl") && o.short('E'));
+    let mut ops = o.operand_words(cmd.args());
     if !code_given && !ops.is_empty() {
         ops.remove(0);
     }
-    (inplace, ops)
+    (o.short('i'), ops)
 }
 
 fn key(s: PathClass, long: bool, interp: bool) -> &'static str {

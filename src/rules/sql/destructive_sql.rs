@@ -1,8 +1,9 @@
 //! SG6001: `DROP`, `TRUNCATE`, and `DELETE`/`UPDATE` without `WHERE` sent to a SQL client.
 
 use crate::declare_rule;
+use crate::model::Command;
+use crate::model::opts::value_word;
 use crate::model::sql::{SqlDialect, SqlHazardKind, scan_sql_as};
-use crate::model::{Command, Word};
 use crate::rules::util::route;
 use crate::rules::{Cx, Finding, Rule};
 
@@ -41,57 +42,36 @@ declare_rule! {
     fail: ["psql -c 'DROP TABLE users'", "mysql -e 'truncate table logs'", "sqlite3 app.db 'DELETE FROM sessions'", "psql <<EOF\nUPDATE users SET admin = true;\nEOF", "duckdb -c 'drop schema s cascade'", "mysql -u root -p app <<< 'DROP DATABASE app'"],
 }
 
-fn lit(w: &Word) -> Option<String> {
-    w.lit()
-}
-
-/// The SQL texts this client invocation runs.
+/// The SQL texts this client invocation runs, read with the client's grammar: the values
+/// of its statement options (never the value of another option: `mysql -u -e x` is user
+/// `-e`, database `x`), SQL operands (`sqlite3 DB SQL`), and stdin.
 fn sql_texts(cmd: &Command) -> Vec<String> {
     let name = cmd.name.as_deref().unwrap_or("");
     let args = cmd.args();
-    let mut out = Vec::new();
-    let mut operands = Vec::new();
-    let mut reads_stdin_file = false;
-    let mut i = 0;
-    let value_flags: &[&str] = match name {
-        "psql" => &["-c", "--command"],
-        "mysql" | "mariadb" => &["-e", "--execute"],
-        "duckdb" => &["-c", "-cmd", "-s"],
-        "clickhouse-client" | "clickhouse" => &["-q", "--query"],
-        "cockroach" => &["-e", "--execute"],
-        "sqlcmd" => &["-Q", "-q"],
-        _ => &["-cmd"],
+    let o = &cmd.opts;
+    let statements: &[&str] = match name {
+        "psql" => &["c", "command"],
+        "mysql" | "mariadb" => &["e", "execute"],
+        "duckdb" => &["c", "cmd", "s"],
+        "clickhouse-client" | "clickhouse" => &["q", "query"],
+        "cockroach" => &["e", "execute"],
+        "sqlcmd" => &["Q", "q"],
+        _ => &["cmd"],
     };
-    while i < args.len() {
-        let a = lit(&args[i]).unwrap_or_default();
-        if let Some((flag, v)) = a.split_once('=')
-            && value_flags.contains(&flag)
-        {
-            out.push(v.to_string());
-            i += 1;
-            continue;
-        }
-        if value_flags.contains(&a.as_str()) {
-            if let Some(v) = args.get(i + 1).and_then(lit) {
-                out.push(v);
-            }
-            i += 2;
-            continue;
-        }
-        // `-ecommand` style for mysql.
-        if (name == "mysql" || name == "mariadb") && a.starts_with("-e") && a.len() > 2 {
-            out.push(a[2..].to_string());
-            i += 1;
-            continue;
-        }
-        if (a == "-f" || a == "--file") && args.get(i + 1).and_then(lit).as_deref() == Some("-") {
-            reads_stdin_file = true;
-        }
-        if !a.starts_with('-') {
-            operands.push(a);
-        }
-        i += 1;
-    }
+    let mut out: Vec<String> = o
+        .all()
+        .filter(|x| statements.contains(&x.name.as_str()))
+        .filter_map(|x| value_word(args, x).and_then(|w| w.lit()))
+        .collect();
+    let reads_stdin_file = o
+        .all()
+        .filter(|x| matches!(x.name.as_str(), "f" | "file"))
+        .any(|x| value_word(args, x).and_then(|w| w.lit()).as_deref() == Some("-"));
+    let operands: Vec<String> = o
+        .operand_words(args)
+        .iter()
+        .filter_map(|w| w.lit())
+        .collect();
     // `sqlite3 DB SQL...` and `duckdb DB SQL`: operands after the database are SQL.
     if matches!(name, "sqlite3" | "sqlite" | "duckdb") && operands.len() > 1 {
         out.extend(operands[1..].iter().cloned());
@@ -115,7 +95,7 @@ fn dialect(name: &str) -> SqlDialect {
 impl Rule for DestructiveSql {
     fn check_command(&self, _cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
         let name = cmd.name.as_deref().unwrap_or("");
-        if name == "cockroach" && cmd.args().first().and_then(lit).as_deref() != Some("sql") {
+        if name == "cockroach" && cmd.opts.sub() != Some("sql") {
             return;
         }
         for sql in sql_texts(cmd) {
