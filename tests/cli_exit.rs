@@ -272,8 +272,9 @@ fn hostile_control_characters_are_escaped_not_printed() {
 
 #[test]
 fn parallel_batch_keeps_input_order_and_matches_one_thread() {
-    // More lines than one chunk, mixed with lines that are not JSON, so order has to survive
-    // both the chunk boundary and the threads finishing out of order.
+    // More lines than the reader may run ahead of the writer (4 096), mixed with lines that
+    // are not JSON, so order has to survive the window, the 128-line blocks and the threads
+    // finishing out of order.
     let cmds = [
         "ls -la",
         "rm -rf /",
@@ -355,25 +356,48 @@ fn output_that_cannot_be_written_never_exits_as_allow() {
 }
 
 #[test]
-fn a_batch_that_cannot_be_written_fails() {
-    let args = with_fixture("check", &["--jsonl", "-"]);
-    let full = std::fs::OpenOptions::new()
-        .write(true)
-        .open("/dev/full")
-        .unwrap_or_else(|e| panic!("no /dev/full: {e}"));
-    let mut child = Command::new(env!("CARGO_BIN_EXE_shellgate"))
-        .args(&args)
-        .stdin(Stdio::piped())
-        .stdout(full)
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("could not run shellgate: {e}"));
-    if let Some(mut si) = child.stdin.take() {
-        si.write_all(b"{\"cmd\":\"ls\"}\n")
-            .unwrap_or_else(|e| panic!("could not write stdin: {e}"));
+fn a_batch_that_cannot_be_written_fails_and_stops_on_every_thread_count() {
+    // Far more lines than the parallel reader may run ahead of the writer: when the writer
+    // gives up, the reader and the judges must stop too, not wait on each other.
+    let mut input = Vec::new();
+    for i in 0..20_000 {
+        input.extend_from_slice(format!("{{\"cmd\":\"ls {i}\"}}\n").as_bytes());
     }
-    let o = child
-        .wait_with_output()
-        .unwrap_or_else(|e| panic!("shellgate did not finish: {e}"));
-    assert_eq!(code(&o), 70, "{}", stderr(&o));
+    for jobs in ["1", "2", "4"] {
+        let args = with_fixture("check", &["--jsonl", "-", "--jobs", jobs]);
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap_or_else(|e| panic!("no /dev/full: {e}"));
+        let mut child = Command::new(env!("CARGO_BIN_EXE_shellgate"))
+            .args(&args)
+            .stdin(Stdio::piped())
+            .stdout(full)
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| panic!("could not run shellgate: {e}"));
+        if let Some(mut si) = child.stdin.take() {
+            // shellgate may stop reading once its output fails: a broken pipe here is fine.
+            let _ = si.write_all(&input);
+        }
+        let o = child
+            .wait_with_output()
+            .unwrap_or_else(|e| panic!("shellgate did not finish: {e}"));
+        assert_eq!(code(&o), 70, "--jobs {jobs}: {}", stderr(&o));
+    }
+}
+
+#[test]
+fn a_batch_whose_input_cannot_be_read_is_a_usage_error_on_every_thread_count() {
+    let dir = std::env::temp_dir();
+    let dir = dir.to_string_lossy();
+    for jobs in ["1", "2"] {
+        let o = shellgate(
+            &with_fixture("check", &["--jsonl", &dir, "--jobs", jobs]),
+            None,
+        );
+        assert_eq!(code(&o), 64, "--jobs {jobs}: {}", stderr(&o));
+        assert!(stderr(&o).contains("read error"), "{}", stderr(&o));
+        assert!(!stdout(&o).contains("allow"));
+    }
 }

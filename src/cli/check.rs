@@ -187,10 +187,6 @@ fn error_line(cmd: Option<&str>, msg: &str) -> String {
     .to_string()
 }
 
-/// Lines read and judged together: big enough that waiting for a chunk's slowest line
-/// costs little, small enough that memory stays bounded whatever the input's length.
-const CHUNK_LINES: usize = 4096;
-
 /// What one input line gives: the result line (without its newline), whether it is an
 /// error, and the policy's warnings (printed in input order by the caller).
 type Judged = (String, bool, Vec<String>);
@@ -254,53 +250,201 @@ impl Batch<'_> {
         })
     }
 
-    /// Judge one chunk; results come back in input order. With more than one job, threads
-    /// take the next unjudged line as they finish one (so a slow command holds up only
-    /// itself), each with a store that neither reads approvals nor writes the ledger.
-    fn chunk(
-        &self,
-        lines: &[(usize, Vec<u8>)],
-        jobs: usize,
-        store: &mut dyn Store,
-    ) -> Vec<Option<Judged>> {
-        if jobs <= 1 || lines.len() < 2 {
-            return lines.iter().map(|(n, b)| self.line(*n, b, store)).collect();
-        }
-        let next = std::sync::atomic::AtomicUsize::new(0);
-        let work = || {
-            let mut done = Vec::new();
-            loop {
-                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let Some((n, b)) = lines.get(i) else {
-                    return done;
-                };
-                done.push((i, self.line(*n, b, &mut NullStore)));
-            }
-        };
-        let mut slots: Vec<Option<Judged>> = vec![None; lines.len()];
-        std::thread::scope(|s| {
-            let helpers: Vec<_> = (1..jobs.min(lines.len())).map(|_| s.spawn(work)).collect();
-            let mut all = work();
-            // A worker that died leaves its lines unjudged; they are judged again below
-            // rather than dropped (analyze itself never panics).
-            for h in helpers {
-                if let Ok(d) = h.join() {
-                    all.extend(d);
+    /// One line on a judge thread: a panic anywhere in the policy or the encoding (analysis
+    /// itself catches its own) answers deny for that line instead of leaving a gap the
+    /// writer would wait for.
+    fn line_caught(&self, lineno: usize, buf: &[u8]) -> Option<Judged> {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            self.line(lineno, buf, &mut NullStore)
+        }))
+        .unwrap_or_else(|_| {
+            let msg = format!("line {lineno} could not be analysed (internal error)");
+            Some((error_line(None, &msg), true, Vec::new()))
+        })
+    }
+}
+
+/// The batch on this thread: the only form whose store may read approvals and write the
+/// ledger, since both depend on order. It reads as far ahead as the parallel reader may
+/// (`BLOCK_LINES * WINDOW_BLOCKS` lines) before judging and writing them, so a caller that
+/// writes all its input before reading any output is not blocked on its own pipe sooner
+/// than with more threads. Returns as [`judge_parallel`] does.
+fn judge_serial(
+    batch: &Batch<'_>,
+    mut reader: Box<dyn BufRead + Send>,
+    store: &mut dyn Store,
+    mut write: impl FnMut(Judged) -> std::io::Result<()>,
+) -> std::io::Result<Option<(usize, std::io::Error)>> {
+    let mut lineno = 0usize;
+    let mut chunk: Vec<(usize, Vec<u8>)> = Vec::new();
+    loop {
+        chunk.clear();
+        let mut ended = None;
+        while chunk.len() < BLOCK_LINES * WINDOW_BLOCKS {
+            let mut buf = Vec::new();
+            match reader.read_until(b'\n', &mut buf) {
+                Ok(0) => {
+                    ended = Some(None);
+                    break;
+                }
+                Ok(_) => {
+                    lineno += 1;
+                    chunk.push((lineno, buf));
+                }
+                Err(e) => {
+                    ended = Some(Some((lineno, e)));
+                    break;
                 }
             }
-            let mut judged = vec![false; lines.len()];
-            for (i, r) in all {
-                judged[i] = true;
-                slots[i] = r;
+        }
+        for (n, b) in &chunk {
+            if let Some(j) = batch.line(*n, b, store) {
+                write(j)?;
             }
-            for (i, (n, b)) in lines.iter().enumerate() {
-                if !judged[i] {
-                    slots[i] = self.line(*n, b, &mut NullStore);
+        }
+        if let Some(ended) = ended {
+            return Ok(ended);
+        }
+    }
+}
+
+/// Lines a judge takes at a time in a parallel batch: enough that the hand-offs between
+/// threads cost little per line, few enough that the two judges stay evenly loaded.
+const BLOCK_LINES: usize = 128;
+
+/// Blocks the reader of a parallel batch may run ahead of the writer: memory stays bounded
+/// whatever the input's length, and one slow line holds up only the output behind it.
+const WINDOW_BLOCKS: usize = 32;
+
+/// A block handed to the judges: its place in the output, then each line's number and bytes.
+type Work = (usize, Vec<(usize, Vec<u8>)>);
+
+/// The batch on `jobs` judge threads, with one reader thread and the calling thread writing
+/// results in input order, so that reading, judging and writing overlap instead of taking
+/// turns chunk by chunk (which left one core idle a fifth of the time on tldr). Returns the
+/// read error that ended the input early, if any, with the number of lines read before it;
+/// a failed `write` stops the batch and is returned.
+fn judge_parallel(
+    batch: &Batch<'_>,
+    mut reader: Box<dyn BufRead + Send>,
+    jobs: usize,
+    mut write: impl FnMut(Judged) -> std::io::Result<()>,
+) -> std::io::Result<Option<(usize, std::io::Error)>> {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::{Condvar, Mutex, mpsc};
+
+    // How many blocks the writer has taken, for the reader's window.
+    let taken = (Mutex::new(0usize), Condvar::new());
+    // Set when the writer gives up: the reader stops and the judges only drain.
+    let stop = AtomicBool::new(false);
+    let (work_tx, work_rx) = mpsc::sync_channel::<Work>(jobs * 2);
+    let work_rx = Mutex::new(work_rx);
+    let (done_tx, done_rx) = mpsc::channel::<(usize, Vec<Option<Judged>>)>();
+    std::thread::scope(|s| {
+        let (taken, stop, work_rx) = (&taken, &stop, &work_rx);
+        let read = s.spawn(move || -> Option<(usize, std::io::Error)> {
+            let mut seq = 0usize;
+            let mut lineno = 0usize;
+            loop {
+                let (m, cv) = taken;
+                let Ok(mut t) = m.lock() else {
+                    return None;
+                };
+                while seq >= *t + WINDOW_BLOCKS && !stop.load(Ordering::Relaxed) {
+                    t = match cv.wait(t) {
+                        Ok(t) => t,
+                        Err(_) => return None,
+                    };
+                }
+                drop(t);
+                if stop.load(Ordering::Relaxed) {
+                    return None;
+                }
+                let mut block = Vec::with_capacity(BLOCK_LINES);
+                let mut ended = None;
+                while block.len() < BLOCK_LINES {
+                    let mut buf = Vec::new();
+                    match reader.read_until(b'\n', &mut buf) {
+                        Ok(0) => {
+                            ended = Some(None);
+                            break;
+                        }
+                        Ok(_) => {
+                            lineno += 1;
+                            block.push((lineno, buf));
+                        }
+                        Err(e) => {
+                            ended = Some(Some((lineno, e)));
+                            break;
+                        }
+                    }
+                }
+                // Lines read before a read error are still judged and written.
+                if !block.is_empty() && work_tx.send((seq, block)).is_err() {
+                    return None;
+                }
+                seq += 1;
+                if let Some(ended) = ended {
+                    return ended;
                 }
             }
         });
-        slots
-    }
+        for _ in 0..jobs {
+            let done_tx = done_tx.clone();
+            s.spawn(move || {
+                loop {
+                    let next = match work_rx.lock() {
+                        Ok(rx) => rx.recv(),
+                        Err(_) => return,
+                    };
+                    let Ok((seq, block)) = next else {
+                        return;
+                    };
+                    if stop.load(Ordering::Relaxed) {
+                        continue;
+                    }
+                    let judged = block
+                        .iter()
+                        .map(|(n, b)| batch.line_caught(*n, b))
+                        .collect();
+                    // A send fails only once the writer is gone; keep draining so the
+                    // reader is never left blocked on a full queue.
+                    let _ = done_tx.send((seq, judged));
+                }
+            });
+        }
+        drop(done_tx);
+        let mut pending = std::collections::BTreeMap::new();
+        let mut next = 0usize;
+        let mut failed = None;
+        'results: for (seq, judged) in &done_rx {
+            pending.insert(seq, judged);
+            while let Some(judged) = pending.remove(&next) {
+                next += 1;
+                for j in judged.into_iter().flatten() {
+                    if let Err(e) = write(j) {
+                        failed = Some(e);
+                        break 'results;
+                    }
+                }
+            }
+            let (m, cv) = taken;
+            if let Ok(mut t) = m.lock() {
+                *t = next;
+            }
+            cv.notify_all();
+        }
+        if failed.is_some() {
+            stop.store(true, Ordering::Relaxed);
+            taken.1.notify_all();
+        }
+        drop(done_rx);
+        let read_error = read.join().unwrap_or(None);
+        match failed {
+            Some(e) => Err(e),
+            None => Ok(read_error),
+        }
+    })
 }
 
 /// Worker threads for a batch: `--jobs`, else every core; one when the store is in use.
@@ -320,7 +464,7 @@ fn run_jsonl(
     cfg: &LoadedConfig,
     store: &mut dyn Store,
 ) -> i32 {
-    let reader: Box<dyn BufRead> = if path == "-" {
+    let reader: Box<dyn BufRead + Send> = if path == "-" {
         Box::new(std::io::BufReader::new(std::io::stdin()))
     } else {
         match std::fs::File::open(path) {
@@ -335,48 +479,30 @@ fn run_jsonl(
     let jobs = jobs(args);
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let mut bad = 0usize;
-    let mut reader = reader;
-    let mut lineno = 0usize;
-    let mut chunk: Vec<(usize, Vec<u8>)> = Vec::with_capacity(CHUNK_LINES);
-    let mut read_error = None;
-    loop {
-        chunk.clear();
-        while chunk.len() < CHUNK_LINES {
-            let mut buf = Vec::new();
-            match reader.read_until(b'\n', &mut buf) {
-                Ok(0) => break,
-                Ok(_) => {
-                    lineno += 1;
-                    chunk.push((lineno, buf));
-                }
-                Err(e) => {
-                    read_error = Some(e);
-                    break;
-                }
-            }
-        }
-        if chunk.is_empty() && read_error.is_none() {
-            break;
-        }
-        for (line, is_bad, warnings) in batch.chunk(&chunk, jobs, store).into_iter().flatten() {
+    let ended = {
+        let mut put = |(line, is_bad, warnings): Judged| -> std::io::Result<()> {
             for w in warnings {
                 eprintln!("shellgate: warning: {w}");
             }
             bad += usize::from(is_bad);
-            if let Err(e) = emit(&mut out, format_args!("{line}\n")) {
-                return unwritten(&e, if bad > 0 { EXIT_USAGE } else { EXIT_ALLOW });
-            }
+            emit(&mut out, format_args!("{line}\n"))
+        };
+        if jobs > 1 {
+            judge_parallel(&batch, reader, jobs, &mut put)
+        } else {
+            judge_serial(&batch, reader, store, &mut put)
         }
-        if let Some(e) = read_error {
+    };
+    match ended {
+        Err(e) => return unwritten(&e, if bad > 0 { EXIT_USAGE } else { EXIT_ALLOW }),
+        Ok(Some((lineno, e))) => {
             eprintln!("shellgate: read error after line {lineno}: {e}");
             return match flush(&mut out) {
                 Ok(()) => EXIT_USAGE,
                 Err(e) => unwritten(&e, EXIT_USAGE),
             };
         }
-        if chunk.len() < CHUNK_LINES {
-            break;
-        }
+        Ok(None) => {}
     }
     let code = if bad > 0 {
         eprintln!("shellgate: {bad} input line(s) could not be analysed (answered deny)");
