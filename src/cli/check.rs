@@ -264,6 +264,31 @@ impl Batch<'_> {
     }
 }
 
+/// What ended a batch's input: `None` at its end, else the line count and the read error.
+type InputEnd = Option<(usize, std::io::Error)>;
+
+/// Up to `max` lines with their numbers (counted on from `lineno`), and what ended the
+/// input if it ended before `max`.
+fn read_lines(
+    reader: &mut dyn BufRead,
+    lineno: &mut usize,
+    max: usize,
+) -> (Vec<(usize, Vec<u8>)>, Option<InputEnd>) {
+    let mut lines = Vec::with_capacity(max.min(BLOCK_LINES));
+    while lines.len() < max {
+        let mut buf = Vec::new();
+        match reader.read_until(b'\n', &mut buf) {
+            Ok(0) => return (lines, Some(None)),
+            Ok(_) => {
+                *lineno += 1;
+                lines.push((*lineno, buf));
+            }
+            Err(e) => return (lines, Some(Some((*lineno, e)))),
+        }
+    }
+    (lines, None)
+}
+
 /// The batch on this thread: the only form whose store may read approvals and write the
 /// ledger, since both depend on order. It reads as far ahead as the parallel reader may
 /// (`BLOCK_LINES * WINDOW_BLOCKS` lines) before judging and writing them, so a caller that
@@ -274,29 +299,10 @@ fn judge_serial(
     mut reader: Box<dyn BufRead + Send>,
     store: &mut dyn Store,
     mut write: impl FnMut(Judged) -> std::io::Result<()>,
-) -> std::io::Result<Option<(usize, std::io::Error)>> {
+) -> std::io::Result<InputEnd> {
     let mut lineno = 0usize;
-    let mut chunk: Vec<(usize, Vec<u8>)> = Vec::new();
     loop {
-        chunk.clear();
-        let mut ended = None;
-        while chunk.len() < BLOCK_LINES * WINDOW_BLOCKS {
-            let mut buf = Vec::new();
-            match reader.read_until(b'\n', &mut buf) {
-                Ok(0) => {
-                    ended = Some(None);
-                    break;
-                }
-                Ok(_) => {
-                    lineno += 1;
-                    chunk.push((lineno, buf));
-                }
-                Err(e) => {
-                    ended = Some(Some((lineno, e)));
-                    break;
-                }
-            }
-        }
+        let (chunk, ended) = read_lines(&mut reader, &mut lineno, BLOCK_LINES * WINDOW_BLOCKS);
         for (n, b) in &chunk {
             if let Some(j) = batch.line(*n, b, store) {
                 write(j)?;
@@ -329,7 +335,7 @@ fn judge_parallel(
     mut reader: Box<dyn BufRead + Send>,
     jobs: usize,
     mut write: impl FnMut(Judged) -> std::io::Result<()>,
-) -> std::io::Result<Option<(usize, std::io::Error)>> {
+) -> std::io::Result<InputEnd> {
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::sync::{Condvar, Mutex, mpsc};
 
@@ -342,7 +348,7 @@ fn judge_parallel(
     let (done_tx, done_rx) = mpsc::channel::<(usize, Vec<Option<Judged>>)>();
     std::thread::scope(|s| {
         let (taken, stop, work_rx) = (&taken, &stop, &work_rx);
-        let read = s.spawn(move || -> Option<(usize, std::io::Error)> {
+        let read = s.spawn(move || -> InputEnd {
             let mut seq = 0usize;
             let mut lineno = 0usize;
             loop {
@@ -360,25 +366,7 @@ fn judge_parallel(
                 if stop.load(Ordering::Relaxed) {
                     return None;
                 }
-                let mut block = Vec::with_capacity(BLOCK_LINES);
-                let mut ended = None;
-                while block.len() < BLOCK_LINES {
-                    let mut buf = Vec::new();
-                    match reader.read_until(b'\n', &mut buf) {
-                        Ok(0) => {
-                            ended = Some(None);
-                            break;
-                        }
-                        Ok(_) => {
-                            lineno += 1;
-                            block.push((lineno, buf));
-                        }
-                        Err(e) => {
-                            ended = Some(Some((lineno, e)));
-                            break;
-                        }
-                    }
-                }
+                let (block, ended) = read_lines(&mut reader, &mut lineno, BLOCK_LINES);
                 // Lines read before a read error are still judged and written.
                 if !block.is_empty() && work_tx.send((seq, block)).is_err() {
                     return None;
