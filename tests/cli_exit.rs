@@ -318,19 +318,26 @@ fn parallel_batch_keeps_input_order_and_matches_one_thread() {
     assert_eq!(lines.len(), 5000 + 6, "one error line per non-JSON line");
 }
 
-/// Run with stdout on `/dev/full`, where every write fails (ENOSPC).
-fn shellgate_to_full(args: &[&str]) -> Output {
+/// Run with stdout on `/dev/full`, where every write fails (ENOSPC), and `stdin` as input.
+fn shellgate_to_full(args: &[&str], stdin: &[u8]) -> Output {
     let full = std::fs::OpenOptions::new()
         .write(true)
         .open("/dev/full")
         .unwrap_or_else(|e| panic!("no /dev/full: {e}"));
-    Command::new(env!("CARGO_BIN_EXE_shellgate"))
+    let mut child = Command::new(env!("CARGO_BIN_EXE_shellgate"))
         .args(args)
-        .stdin(Stdio::null())
+        .stdin(Stdio::piped())
         .stdout(full)
         .stderr(Stdio::piped())
-        .output()
-        .unwrap_or_else(|e| panic!("could not run shellgate: {e}"))
+        .spawn()
+        .unwrap_or_else(|e| panic!("could not run shellgate: {e}"));
+    if let Some(mut si) = child.stdin.take() {
+        // shellgate may stop reading once its output fails: a broken pipe here is fine.
+        let _ = si.write_all(stdin);
+    }
+    child
+        .wait_with_output()
+        .unwrap_or_else(|e| panic!("shellgate did not finish: {e}"))
 }
 
 #[test]
@@ -345,7 +352,7 @@ fn output_that_cannot_be_written_never_exits_as_allow() {
         (with_fixture("check", &["rm -rf \"$DIR/\"*"]), 1),
         (vec!["rules"], 70),
     ] {
-        let o = shellgate_to_full(&args);
+        let o = shellgate_to_full(&args, b"");
         assert_eq!(code(&o), want, "{args:?}: {}", stderr(&o));
         assert!(
             stderr(&o).contains("could not write the output"),
@@ -365,24 +372,7 @@ fn a_batch_that_cannot_be_written_fails_and_stops_on_every_thread_count() {
     }
     for jobs in ["1", "2", "4"] {
         let args = with_fixture("check", &["--jsonl", "-", "--jobs", jobs]);
-        let full = std::fs::OpenOptions::new()
-            .write(true)
-            .open("/dev/full")
-            .unwrap_or_else(|e| panic!("no /dev/full: {e}"));
-        let mut child = Command::new(env!("CARGO_BIN_EXE_shellgate"))
-            .args(&args)
-            .stdin(Stdio::piped())
-            .stdout(full)
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap_or_else(|e| panic!("could not run shellgate: {e}"));
-        if let Some(mut si) = child.stdin.take() {
-            // shellgate may stop reading once its output fails: a broken pipe here is fine.
-            let _ = si.write_all(&input);
-        }
-        let o = child
-            .wait_with_output()
-            .unwrap_or_else(|e| panic!("shellgate did not finish: {e}"));
+        let o = shellgate_to_full(&args, &input);
         assert_eq!(code(&o), 70, "--jobs {jobs}: {}", stderr(&o));
     }
 }

@@ -170,15 +170,19 @@ fn closing_the_last_connection_keeps_the_wal_and_loses_no_row() {
             "the WAL was checkpointed away on close (call {i})"
         );
     }
-    let mut other = SqliteStore::new(&db);
-    let log = other
-        .query(&LogQuery {
-            session: Some("s1".into()),
-            ..LogQuery::default()
-        })
-        .unwrap();
+    let log = session_log(&db, "s1");
     assert_eq!(log.len(), 3, "{log:?}");
     policy::sqlite::integrity_check(&db).unwrap();
+}
+
+/// The ledger rows of `session`, read by a new connection as the next process would.
+fn session_log(db: &Path, session: &str) -> Vec<shellgate::policy::LedgerEntry> {
+    SqliteStore::new(db)
+        .query(&LogQuery {
+            session: Some(session.into()),
+            ..LogQuery::default()
+        })
+        .unwrap()
 }
 
 /// Every hook process rebuilds the WAL index from the whole `-wal` file, and a rebuilt
@@ -205,15 +209,8 @@ fn the_kept_wal_stays_bounded_over_many_hook_processes() {
         largest <= bound,
         "the WAL reached {largest} bytes (bound {bound})"
     );
-    let mut other = SqliteStore::new(&db);
-    let log = other
-        .query(&LogQuery {
-            session: Some("s1".into()),
-            ..LogQuery::default()
-        })
-        .unwrap();
+    let log = session_log(&db, "s1");
     assert_eq!(log.len(), CALLS, "a folded WAL lost rows");
-    drop(other);
     policy::sqlite::integrity_check(&db).unwrap();
 }
 
