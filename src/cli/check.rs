@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use super::policy_args::{PolicyArgs, report_warnings};
 use super::{EXIT_ALLOW, EXIT_DENY, EXIT_INTERNAL, EXIT_USAGE, decision_exit, read_command};
-use shellgate::policy::{self, LoadedConfig, NoLedger, NullStore, Store, Verdict};
+use shellgate::policy::{self, LoadedConfig, NoLedger, NullStore, Request, Store, Verdict};
 use shellgate::{Context, Decision};
 
 #[derive(Args, Debug)]
@@ -116,11 +116,15 @@ fn verdict(
     cfg: &LoadedConfig,
     store: &mut dyn Store,
 ) -> Verdict {
-    let req = args.policy.request(cmd, ctx.clone());
+    evaluate(args, &args.policy.request(cmd, ctx.clone()), cfg, store)
+}
+
+/// The policy's verdict on one request: the ledger is written only with `--record`.
+fn evaluate(args: &CheckArgs, req: &Request, cfg: &LoadedConfig, store: &mut dyn Store) -> Verdict {
     if args.record {
-        policy::evaluate(&req, cfg, store)
+        policy::evaluate(req, cfg, store)
     } else {
-        policy::evaluate(&req, cfg, &mut NoLedger(store))
+        policy::evaluate(req, cfg, &mut NoLedger(store))
     }
 }
 
@@ -206,7 +210,19 @@ struct Batch<'a> {
 }
 
 impl Batch<'_> {
-    fn line(&self, lineno: usize, buf: &[u8], store: &mut dyn Store) -> Option<Judged> {
+    /// The request a batch thread judges its lines with, the command replaced per line, so
+    /// that a line costs no copy of the context.
+    fn request(&self) -> Request {
+        self.args.policy.request("", self.ctx.clone())
+    }
+
+    fn line(
+        &self,
+        req: &mut Request,
+        lineno: usize,
+        buf: &[u8],
+        store: &mut dyn Store,
+    ) -> Option<Judged> {
         let line = match std::str::from_utf8(buf) {
             Ok(l) => l.trim_end_matches(['\n', '\r']),
             Err(_) => {
@@ -239,7 +255,9 @@ impl Batch<'_> {
                 cmd
             }
         };
-        let v = verdict(self.args, cmd, self.ctx, self.cfg, store);
+        req.command.clear();
+        req.command.push_str(cmd);
+        let v = evaluate(self.args, req, self.cfg, store);
         let warnings = v.warnings.clone();
         Some(match serde_json::to_string(&result(&v)) {
             Ok(s) => (s, false, warnings),
@@ -253,9 +271,9 @@ impl Batch<'_> {
     /// One line on a judge thread: a panic anywhere in the policy or the encoding (analysis
     /// itself catches its own) answers deny for that line instead of leaving a gap the
     /// writer would wait for.
-    fn line_caught(&self, lineno: usize, buf: &[u8]) -> Option<Judged> {
+    fn line_caught(&self, req: &mut Request, lineno: usize, buf: &[u8]) -> Option<Judged> {
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            self.line(lineno, buf, &mut NullStore)
+            self.line(req, lineno, buf, &mut NullStore)
         }))
         .unwrap_or_else(|_| {
             let msg = format!("line {lineno} could not be analysed (internal error)");
@@ -301,10 +319,11 @@ fn judge_serial(
     mut write: impl FnMut(Judged) -> std::io::Result<()>,
 ) -> std::io::Result<InputEnd> {
     let mut lineno = 0usize;
+    let mut req = batch.request();
     loop {
         let (chunk, ended) = read_lines(&mut reader, &mut lineno, BLOCK_LINES * WINDOW_BLOCKS);
         for (n, b) in &chunk {
-            if let Some(j) = batch.line(*n, b, store) {
+            if let Some(j) = batch.line(&mut req, *n, b, store) {
                 write(j)?;
             }
         }
@@ -380,6 +399,7 @@ fn judge_parallel(
         for _ in 0..jobs {
             let done_tx = done_tx.clone();
             s.spawn(move || {
+                let mut req = batch.request();
                 loop {
                     let next = match work_rx.lock() {
                         Ok(rx) => rx.recv(),
@@ -393,7 +413,7 @@ fn judge_parallel(
                     }
                     let judged = block
                         .iter()
-                        .map(|(n, b)| batch.line_caught(*n, b))
+                        .map(|(n, b)| batch.line_caught(&mut req, *n, b))
                         .collect();
                     // A send fails only once the writer is gone; keep draining so the
                     // reader is never left blocked on a full queue.

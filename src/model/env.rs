@@ -110,7 +110,7 @@ impl Env {
     pub fn child(&self, clear: bool) -> Env {
         let vars = if clear {
             Rc::default()
-        } else if self.vars.keys().all(|k| self.exported.contains(k)) {
+        } else if self.all_exported() {
             Rc::clone(&self.vars)
         } else {
             Rc::new(
@@ -135,6 +135,13 @@ impl Env {
             home: self.home.clone(),
             functions: BTreeMap::new(),
         }
+    }
+
+    /// Every variable is exported (the usual case: the context's variables and nothing
+    /// assigned). Both tables are sorted the same way, so one walk over them.
+    fn all_exported(&self) -> bool {
+        let mut exported = self.exported.iter();
+        self.vars.keys().all(|k| exported.any(|e| e == k))
     }
 
     pub fn unset(&mut self, name: &str) {
@@ -179,5 +186,37 @@ impl Env {
                 self.functions.entry(k.clone()).or_insert_with(|| f.clone());
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn known(v: &str) -> VarValue {
+        VarValue::Known(v.to_string())
+    }
+
+    #[test]
+    fn a_child_sees_only_exported_variables_and_shares_the_table_when_all_are() {
+        let mut e = Env::new([("B".into(), "2".into())], None, None);
+        e.export("A");
+        assert!(
+            e.all_exported(),
+            "an exported name without a value is no obstacle"
+        );
+        assert!(Rc::ptr_eq(&e.child(false).vars, &e.vars));
+        for unexported in ["A0", "C", "0"] {
+            let mut x = e.clone();
+            x.set(unexported, known("x"));
+            assert!(!x.all_exported(), "{unexported}");
+            let c = x.child(false);
+            assert_eq!(c.get(unexported), None);
+            assert_eq!(c.get("B"), Some(&known("2")));
+            x.export(unexported);
+            assert!(x.all_exported(), "{unexported}");
+            assert_eq!(x.child(false).get(unexported), Some(&known("x")));
+        }
+        assert_eq!(e.child(true).get("B"), None);
     }
 }

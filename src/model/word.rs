@@ -438,6 +438,27 @@ impl Expander<'_> {
         origin: &Origin,
         mode: WordMode,
     ) -> Vec<Word> {
+        if let [only] = nodes
+            && plain_path_on()
+            && let Some(text) = plain_word(src, *only)
+        {
+            // What the general decoding below gives such a word, without its atoms: one
+            // unquoted piece equal to the text, no notes (see `plain_words_decode_as_the_
+            // general_path_does`).
+            let node = src.tree.node(*only);
+            return vec![Word {
+                pieces: vec![Piece::Lit {
+                    text: text.to_string(),
+                    quoted: false,
+                }],
+                span: src.span(node.start, node.end, self.norm),
+                raw: text.to_string(),
+                notes: Vec::new(),
+                substitutions: Vec::new(),
+                nspan: src.nspan(node.start, node.end),
+            }];
+        }
+        // Every other word: atoms per character, then braces, tilde, splitting and pieces.
         let Some((&first, rest)) = nodes.split_first() else {
             return Vec::new();
         };
@@ -581,7 +602,7 @@ impl Expander<'_> {
         env: &mut Env,
         origin: &Origin,
     ) -> (Option<String>, Vec<Substitution>) {
-        let node = src.tree.node(body).clone();
+        let node = src.tree.node(body);
         let mut atoms = Vec::new();
         let mut notes = Vec::new();
         let mut subs = Vec::new();
@@ -601,7 +622,7 @@ impl Expander<'_> {
             }
         };
         for &c in &node.children {
-            let ch = src.tree.node(c).clone();
+            let ch = src.tree.node(c);
             if ch.start > pos {
                 heredoc_text(src.text.get(pos..ch.start).unwrap_or(""), &mut atoms);
             }
@@ -777,7 +798,7 @@ impl Expander<'_> {
         depth: usize,
     ) {
         grow_stack(|| {
-            let node = src.tree.node(id).clone();
+            let node = src.tree.node(id);
             let text = src.text.get(node.start..node.end).unwrap_or("");
             if depth > 64 {
                 atoms.push(Atom::Unk {
@@ -994,8 +1015,8 @@ impl Expander<'_> {
         subs: &mut Vec<Substitution>,
         depth: usize,
     ) {
-        let children = src.tree.node(id).children.clone();
-        for c in children {
+        let children = &src.tree.node(id).children;
+        for &c in children {
             let kind = src.tree.node(c).kind;
             if kind == k::COMMAND_SUBSTITUTION || kind == k::PROCESS_SUBSTITUTION {
                 let mut a = Vec::new();
@@ -1064,7 +1085,7 @@ impl Expander<'_> {
         subs: &mut Vec<Substitution>,
         depth: usize,
     ) -> Expanded {
-        let node = src.tree.node(id).clone();
+        let node = src.tree.node(id);
         let text = src.text.get(node.start..node.end).unwrap_or("").to_string();
         let unknown = |r: String| Expanded::Unknown {
             reason: r,
@@ -1323,6 +1344,41 @@ fn expand_sequence(body: &str) -> Option<Vec<String>> {
     )
 }
 
+#[cfg(test)]
+thread_local! {
+    /// Set by the tests to decode a word through the general path, for comparison.
+    static GENERAL_ONLY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether [`Expander::decode_nodes`] may build plain words directly: always, but in tests
+/// that compare it with the general path.
+fn plain_path_on() -> bool {
+    #[cfg(test)]
+    if GENERAL_ONLY.with(std::cell::Cell::get) {
+        return false;
+    }
+    true
+}
+
+/// The text of a word node that every expansion leaves as it is, in every [`WordMode`]: an
+/// unquoted `word` or `number` that parsed cleanly, is not empty, and holds no backslash
+/// (quoting), no `{` (brace expansion) and no `~` (tilde expansion, also after `=` or `:`).
+/// Nothing else in such a text is expanded: `$`, quotes and substitutions are nodes of their
+/// own, and without an expansion there is nothing to split.
+fn plain_word(src: &Source, id: NodeId) -> Option<&str> {
+    let node = src.tree.node(id);
+    if !node.named
+        || node.is_error
+        || node.is_missing
+        || !(node.kind == k::WORD || node.kind == k::NUMBER)
+    {
+        return None;
+    }
+    let text = src.text.get(node.start..node.end)?;
+    let plain = !text.is_empty() && !text.bytes().any(|b| matches!(b, b'\\' | b'{' | b'~'));
+    plain.then_some(text)
+}
+
 fn is_brace(a: &Atom, c: char) -> bool {
     matches!(a, Atom::Ch { c: x, quoted: false, expanded: false } if *x == c)
 }
@@ -1546,6 +1602,140 @@ fn to_pieces(atoms: &[Atom]) -> Vec<Piece> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::source::SrcMap;
+    use proptest::prelude::*;
+
+    /// No substitution runs: the fast path never takes a word holding one, and the general
+    /// path's result for such words is not compared.
+    struct NoSubst;
+
+    impl Substitute for NoSubst {
+        fn user(&self) -> Option<&str> {
+            Some("user")
+        }
+
+        fn run_substitution(&mut self, _: &Source, _: &[NodeId], _: &mut Env, _: &Origin) -> Block {
+            Block::default()
+        }
+    }
+
+    /// Decodes every word node of `text` that the plain-word path takes both ways, in every
+    /// mode, and asserts the words are equal; returns how many it took.
+    fn plain_words_agree(text: &str) -> usize {
+        let norm = crate::normalize::normalize(text);
+        let Ok(tree) = crate::syntax::parse(&norm.text) else {
+            return 0;
+        };
+        let src = Source {
+            text: norm.text.clone(),
+            tree,
+            map: SrcMap::Offset(0),
+        };
+        let mut cx = NoSubst;
+        let mut ex = Expander {
+            norm: &norm,
+            cx: &mut cx,
+        };
+        let env = Env::new(
+            [("HOME".to_string(), "/home/user".to_string())],
+            Some("/home/user/project".into()),
+            Some("/home/user".into()),
+        );
+        let origin = Origin::default();
+        let mut taken = 0;
+        for id in 0..src.tree.nodes.len() as NodeId {
+            if plain_word(&src, id).is_none() {
+                continue;
+            }
+            taken += 1;
+            for mode in [WordMode::Argument, WordMode::Assignment, WordMode::Single] {
+                let fast = ex.decode_nodes(&src, &[id], &mut env.clone(), &origin, mode);
+                GENERAL_ONLY.with(|g| g.set(true));
+                let general = ex.decode_nodes(&src, &[id], &mut env.clone(), &origin, mode);
+                GENERAL_ONLY.with(|g| g.set(false));
+                assert_eq!(fast, general, "{text:?}, node {id}, {mode:?}");
+            }
+        }
+        taken
+    }
+
+    fn corpus_commands() -> Vec<String> {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
+        let mut out = Vec::new();
+        for e in std::fs::read_dir(dir).expect("corpus dir").flatten() {
+            let Ok(text) = std::fs::read_to_string(e.path()) else {
+                continue;
+            };
+            let Ok(doc) = toml::from_str::<toml::Table>(&text) else {
+                continue;
+            };
+            let cases = doc.get("case").and_then(|c| c.as_array());
+            for case in cases.into_iter().flatten() {
+                if let Some(cmd) = case.get("cmd").and_then(|c| c.as_str()) {
+                    out.push(cmd.to_string());
+                }
+            }
+        }
+        let shared = match std::env::var_os("SHELLGATE_CORPORA") {
+            Some(d) => std::path::PathBuf::from(d),
+            None => std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora"),
+        };
+        for name in ["tldr.jsonl", "nl2bash.jsonl"] {
+            let Ok(text) = std::fs::read_to_string(shared.join(name)) else {
+                continue;
+            };
+            for line in text.lines() {
+                if let Ok(v) = serde_json::from_str::<serde_json::Value>(line)
+                    && let Some(cmd) = v.get("cmd").and_then(|c| c.as_str())
+                {
+                    out.push(cmd.to_string());
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn plain_words_decode_as_the_general_path_does_on_every_corpus_command() {
+        let cmds = corpus_commands();
+        assert!(cmds.len() > 1000, "corpus read {} commands", cmds.len());
+        let taken: usize = cmds.iter().map(|c| plain_words_agree(c)).sum();
+        assert!(taken > 1000, "the plain-word path took only {taken} words");
+    }
+
+    #[test]
+    fn words_with_a_backslash_or_tilde_take_the_general_path() {
+        for w in [r"a\b", "~", "~/x", "a=~/x", "PATH=a:~/b"] {
+            let text = format!("echo {w}");
+            let tree = crate::syntax::parse(&text).expect("parses");
+            let src = Source {
+                text: text.clone(),
+                tree,
+                map: SrcMap::Offset(0),
+            };
+            let ids: Vec<NodeId> = (0..src.tree.nodes.len() as NodeId)
+                .filter(|&id| {
+                    let n = src.tree.node(id);
+                    n.kind == k::WORD && src.text.get(n.start..n.end) == Some(w)
+                })
+                .collect();
+            assert!(!ids.is_empty(), "{text}: no word node {w}");
+            for id in ids {
+                assert_eq!(plain_word(&src, id), None, "{text}");
+            }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn plain_words_decode_as_the_general_path_does(
+            text in "[a-z0-9~{},=:/\\$'\"*?\\[\\] .#é-]{0,24}"
+        ) {
+            plain_words_agree(&format!("echo {text}"));
+            plain_words_agree(&format!("X={text} cmd"));
+            plain_words_agree(&format!("cat > {text}"));
+        }
+    }
 
     #[test]
     fn decodes_every_ansi_c_escape() {

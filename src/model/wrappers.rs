@@ -38,11 +38,11 @@ pub fn program_name(word: &Word) -> Option<String> {
     if word.has_glob() || v.is_empty() {
         return None;
     }
-    let base = v.rsplit('/').next().unwrap_or(&v);
-    if base.is_empty() {
-        return None;
+    // A bare name (most are) is returned as read, without a second copy.
+    match v.rfind('/') {
+        None => Some(v),
+        Some(i) => Some(v[i + 1..].to_string()).filter(|b| !b.is_empty()),
     }
-    Some(base.to_string())
 }
 
 /// Wrappers with a plain grammar (in `model::opts::grammars`) that run the rest of their

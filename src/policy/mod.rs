@@ -62,6 +62,7 @@ pub mod sqlite;
 pub mod store;
 pub mod suggest;
 
+use std::borrow::Cow;
 use std::time::Duration;
 
 use serde::Serialize;
@@ -240,7 +241,18 @@ pub struct Verdict {
 
 /// The analysis context a request runs under (the policy, not the analyser, applies the
 /// mode and unattended behaviour).
-fn analysis_context(req: &Request, cfg: &Config) -> Context {
+fn analysis_context<'a>(req: &'a Request, cfg: &Config) -> Cow<'a, Context> {
+    let c = &req.context;
+    // Most requests already have what the analysis needs (a batch asks this per line):
+    // borrowed then, not copied.
+    if c.mode == crate::Mode::Manual
+        && !c.unattended
+        && c.sudo_password_configured == cfg.sudo_password_configured
+        && cfg.protected_paths.is_empty()
+        && cfg.harness_processes.is_empty()
+    {
+        return Cow::Borrowed(c);
+    }
     let mut ctx = req.context.clone();
     ctx.mode = crate::Mode::Manual;
     ctx.unattended = false;
@@ -249,7 +261,7 @@ fn analysis_context(req: &Request, cfg: &Config) -> Context {
         .extend(cfg.protected_paths.iter().cloned());
     ctx.harness_names
         .extend(cfg.harness_processes.iter().cloned());
-    ctx
+    Cow::Owned(ctx)
 }
 
 /// Analyse the request's command and apply `[severity]` overrides.

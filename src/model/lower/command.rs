@@ -45,7 +45,7 @@ impl Lowerer<'_> {
         stdin: Option<String>,
         extra: &[Redirect],
     ) -> Block {
-        let node = src.tree.node(id).clone();
+        let node = src.tree.node(id);
         let span = src.span(node.start, node.end, self.norm);
         let mut assign_nodes = Vec::new();
         let mut word_groups: Vec<Vec<NodeId>> = Vec::new();

@@ -286,15 +286,19 @@ fn component_matches(pat: &str, text: &str) -> bool {
     crate::glob::matches(pat, text)
 }
 
-/// Does `pattern` name `comps` or a directory above them?
-fn tree_matches(pattern: &str, comps: &[&str]) -> bool {
-    // Walked without collecting: this runs for every catalog row of every path looked up.
-    let mut comps = comps.iter();
-    pattern
-        .split('/')
-        .filter(|c| !c.is_empty())
-        .all(|p| comps.next().is_some_and(|c| component_matches(p, c)))
+/// Does the pattern (its components) name `comps` or a directory above them?
+fn tree_matches(pattern: &[&str], comps: &[&str]) -> bool {
+    pattern.len() <= comps.len()
+        && pattern
+            .iter()
+            .zip(comps)
+            .all(|(p, c)| component_matches(p, c))
 }
+
+/// Every row's pattern split into components once, in catalog order: [`classify`] walks
+/// every row for every path it is asked about (an `Anywhere` row once per suffix).
+static PATTERNS: std::sync::LazyLock<Vec<Vec<&'static str>>> =
+    std::sync::LazyLock::new(|| CATALOG.iter().map(|e| components(e.pattern)).collect());
 
 fn components(p: &str) -> Vec<&str> {
     p.split('/').filter(|c| !c.is_empty()).collect()
@@ -319,12 +323,18 @@ fn home_relatives<'p>(comps: &[&'p str], home: Option<&str>) -> Vec<Vec<&'p str>
     out
 }
 
-fn entry_matches(e: &Entry, comps: &[&str], homes: &[Vec<&str>], hermes: &[Vec<&str>]) -> bool {
+fn entry_matches(
+    e: &Entry,
+    pattern: &[&str],
+    comps: &[&str],
+    homes: &[Vec<&str>],
+    hermes: &[Vec<&str>],
+) -> bool {
     match e.anchor {
-        Anchor::Root => tree_matches(e.pattern, comps),
-        Anchor::Home => homes.iter().any(|rel| tree_matches(e.pattern, rel)),
-        Anchor::Hermes => hermes.iter().any(|rel| tree_matches(e.pattern, rel)),
-        Anchor::Anywhere => (0..comps.len()).any(|i| tree_matches(e.pattern, &comps[i..])),
+        Anchor::Root => tree_matches(pattern, comps),
+        Anchor::Home => homes.iter().any(|rel| tree_matches(pattern, rel)),
+        Anchor::Hermes => hermes.iter().any(|rel| tree_matches(pattern, rel)),
+        Anchor::Anywhere => (0..comps.len()).any(|i| tree_matches(pattern, &comps[i..])),
         Anchor::Name => comps
             .last()
             .is_some_and(|base| component_matches(e.pattern, base)),
@@ -352,13 +362,13 @@ pub fn classify(path: &str, roots: Roots) -> PathInfo {
     }
     let mut class: Option<Says> = None;
     let mut secret: Option<bool> = None;
-    for e in CATALOG {
+    for (e, pattern) in CATALOG.iter().zip(PATTERNS.iter()) {
         if class.is_some() && secret.is_some() {
             break;
         }
         let wants_class = class.is_none() && e.class != Says::Nothing;
         let wants_secret = secret.is_none() && e.secret.is_some();
-        if !(wants_class || wants_secret) || !entry_matches(e, &comps, &homes, &hermes) {
+        if !(wants_class || wants_secret) || !entry_matches(e, pattern, &comps, &homes, &hermes) {
             continue;
         }
         if wants_class {

@@ -343,7 +343,13 @@ fn check(cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
     }
     // nsenter and chroot as the command itself (no program: an interactive shell) or as a
     // wrapper around one.
-    let args = cmd.arg_texts();
+    // The argument texts only when the command itself is one of them: this runs for
+    // every command.
+    let args = if matches!(name, "nsenter" | "chroot") {
+        cmd.arg_texts()
+    } else {
+        Vec::new()
+    };
     let mut uses: Vec<(&str, &[String], &Opts)> = cmd
         .wrappers
         .iter()

@@ -68,7 +68,6 @@ pub fn obfuscating(cmd: &Command) -> bool {
     let Some(n) = cmd.name.as_deref() else {
         return false;
     };
-    let args = cmd.arg_texts();
     let o = &cmd.opts;
     match n {
         // Read by the grammar: `-d` in a bundle, `--decode` and its abbreviations.
@@ -78,11 +77,12 @@ pub fn obfuscating(cmd: &Command) -> bool {
         // openssl's `-name` options follow its subcommand (`openssl base64 -d`).
         "openssl" => o.long("d") || o.long("decrypt"),
         "uudecode" | "rev" => true,
-        "tr" => !args.is_empty(),
-        "perl" => args
+        "tr" => !cmd.args().is_empty(),
+        "perl" => cmd
+            .arg_texts()
             .iter()
             .any(|a| a.contains("pack") || a.contains("decode")),
-        "printf" => args.first().is_some_and(|a| escapes(a)),
+        "printf" => cmd.arg_texts().first().is_some_and(|a| escapes(a)),
         // The last of `-e`/`-E` decides whether echo expands escapes.
         "echo" => {
             o.all()

@@ -46,7 +46,6 @@ fn dev_net(t: &str) -> bool {
 
 fn hands_over(cmd: &Command) -> Option<String> {
     let name = cmd.name.as_deref();
-    let args = cmd.arg_texts();
     match name {
         Some("nc" | "netcat" | "ncat" | "nc.traditional" | "nc.openbsd" | "busybox-nc") => {
             // `-e PROG`, `-c CMD`, `--exec=PROG`, as nc's grammar reads them: in a bundle
@@ -67,8 +66,9 @@ fn hands_over(cmd: &Command) -> Option<String> {
                 prog.unwrap_or_default()
             ))
         }
-        Some("socat") => args
-            .iter()
+        Some("socat") => cmd
+            .arg_texts()
+            .into_iter()
             .find(|a| {
                 let l = a.to_ascii_lowercase();
                 l.starts_with("exec:")
