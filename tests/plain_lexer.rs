@@ -1,7 +1,8 @@
 //! The plain-word fast path of `syntax::parse` must build exactly tree-sitter's tree: for
 //! every command of corpus/*.toml, grammar-tests/ and the shared corpora (skipped when
-//! absent), and for generated word sequences, whenever it accepts a text its tree equals
-//! tree-sitter's node for node (kind, named, field, span, children, error flags).
+//! absent), for generated word and operator sequences, and for long chains past the depth
+//! and node cuts, whenever it accepts a text its tree equals tree-sitter's node for node
+//! (kind, named, field, span, children, error flags) with the same problems.
 
 use std::path::PathBuf;
 
@@ -132,13 +133,12 @@ fn fast_path_equals_tree_sitter_on_the_shared_corpora_when_present() {
 }
 
 #[test]
-fn fast_path_declines_what_is_not_one_plain_command() {
+fn fast_path_declines_what_is_not_plain_commands_and_operators() {
     for text in [
         "",
         "   ",
         "\n",
         "\nls",
-        "ls\nls",
         "x=1",
         "x=1 ls",
         "export a=b",
@@ -155,15 +155,54 @@ fn fast_path_declines_what_is_not_one_plain_command() {
         "echo 0x1f",
         "echo -0x1",
         "ls 'a'",
-        "ls a|b",
         "ls ~",
         "ls *",
-        "ls a;",
         "ls a # c",
         "ls $a",
         "ls \\a",
         "ls a\r",
         "ls é",
+        // Operators with no command on one side, or tokens the fast path does not take.
+        "ls &&",
+        "ls && ",
+        "ls &&\n",
+        "ls |",
+        "&& ls",
+        "| ls",
+        "; ls",
+        "ls && && ls",
+        "ls | | ls",
+        "ls &&& ls",
+        "ls;;",
+        "ls ;; ls",
+        "ls ;& ls",
+        "ls ; ; ls",
+        "ls\n;",
+        "ls\n&& ls",
+        "ls\n| ls",
+        "ls &> f",
+        "ls & > f",
+        "ls && x=1",
+        "ls | if",
+        "ls; export a",
+        // Redirections other than one blank-preceded `> word` at the end of a command.
+        "ls >",
+        "> f",
+        "ls 2>f",
+        "ls>f",
+        "ls >> f",
+        "ls >& f",
+        "ls >| f",
+        "ls > f g",
+        "ls > f\ng > ==",
+        "ls < f",
+        "ls > ==",
+        // The grammar's pipeline conflict (see plain.rs): not mirrored.
+        "ls | ls | ls && ls",
+        "ls | ls | ls > f && ls",
+        "ls > f | ls | ls && ls",
+        "ls | ls | ls\nls",
+        "ls && ls | ls | ls\nls && ls",
     ] {
         assert!(syntax::parse_plain(text).is_none(), "accepted {text:?}");
     }
@@ -178,6 +217,39 @@ fn fast_path_takes_plain_words_numbers_and_trailing_blanks() {
         "7z x f.7z",
         "1 a",
         "-1",
+    ] {
+        assert_eq!(same_tree_when_accepted(text), Ok(true), "{text:?}");
+    }
+}
+
+#[test]
+fn fast_path_takes_lists_pipelines_statements_and_redirects_as_tree_sitter_parses_them() {
+    for text in [
+        "ls -la && echo ok",
+        "ls&&echo||cat",
+        "a1 && b2 || c3 && d4",
+        "ps aux | grep x",
+        "ps aux | grep x | head -n 1",
+        "ls |& cat",
+        "ls; pwd",
+        "ls;pwd;",
+        "ls & pwd &",
+        "ls\npwd\n\n",
+        "ls;\npwd",
+        "ls &&\n  pwd",
+        "ls |\n\n cat",
+        "echo 2 > f2.txt && cd x",
+        "echo 2 >f2.txt",
+        "mkdir -p d0 && cd d0 && echo 2 > f2.txt && mkdir -p d3 && echo 5 > f5.txt",
+        "ls && cat > f | wc -l",
+        "ls | cat > f | wc",
+        "ls > f > g",
+        "ls > f; cat f &",
+        "ls | ls | ls; ls && ls",
+        "ls | ls | ls & ls && ls",
+        "ls && ls | ls | ls && ls",
+        "ls | ls | ls > f",
+        "ls | ls | ls\n\n",
     ] {
         assert_eq!(same_tree_when_accepted(text), Ok(true), "{text:?}");
     }
@@ -235,6 +307,125 @@ proptest! {
     ) {
         prop_assert_eq!(same_tree_when_accepted(&text).map(|_| ()), Ok(()));
     }
+
+    #[test]
+    fn generated_operator_sequences_parse_as_tree_sitter_parses_them(
+        lead in prop::sample::select(vec!["", "", " ", "\t", "\n", "&& ", "| "]),
+        commands in prop::collection::vec(
+            (prop::collection::vec((plain_or_any_word(), blank()), 1..4), operator()),
+            1..9,
+        ),
+        end in prop::sample::select(vec!["", "", "", " ", "\n", " \n\n", "\t"]),
+    ) {
+        let mut text = lead.to_string();
+        for (i, (words, op)) in commands.iter().enumerate() {
+            for (j, (w, b)) in words.iter().enumerate() {
+                if j > 0 {
+                    text.push_str(b);
+                }
+                text.push_str(w);
+            }
+            // The last command's operator is trailing: kept one time in three.
+            if i + 1 < commands.len() || op.len() % 3 == 0 {
+                text.push_str(op);
+            }
+        }
+        text.push_str(end);
+        prop_assert_eq!(same_tree_when_accepted(&text).map(|_| ()), Ok(()));
+    }
+
+    #[test]
+    fn generated_operator_byte_strings_parse_as_tree_sitter_parses_them(
+        text in "([b-c1 ]{1,3}[|&;> \n]{0,3}){1,10}",
+    ) {
+        prop_assert_eq!(same_tree_when_accepted(&text).map(|_| ()), Ok(()));
+    }
+}
+
+/// Mostly words the fast path takes as commands, so that most generated texts get past the
+/// first word and the operators are what is tested; sometimes any word of [`word`].
+fn plain_or_any_word() -> impl Strategy<Value = String> {
+    prop_oneof![
+        3 => prop::sample::select(vec![
+            "ls", "cd", "echo", "-la", "x", "d0", "f.txt", "1", "-1", "08", "--", "-", "in",
+            "do", "done", "a.b", "/tmp",
+        ])
+        .prop_map(str::to_string),
+        1 => word(),
+    ]
+}
+
+/// What follows a command: the operators the fast path takes with blanks and newlines
+/// around them or none, and their near misses (doubled, adjacent, file descriptors, other
+/// redirections, case terminators, a newline before an operator, CR, comments).
+fn operator() -> impl Strategy<Value = String> {
+    let core = prop::sample::select(vec![
+        "&&", "||", "|", "|&", ";", "&", "\n", ">", "> f", ">f", "> 2", "> -", "> x=1", "> f > g",
+        "> f >g", ";;", ";&", ";;&", "&>", "&>>", ">>", ">&", ">|", "2>", "<", "&& &&", "| |",
+        "||&", "&&&", "; ;", "\n&&", "\n|", "&&\n", "||\n\n", "|\n", ";\n", "&\n", "\n\n", "\r\n",
+        " #", "\\\n", "> f\n",
+    ]);
+    (
+        prop::sample::select(vec!["", " ", " ", "  ", "\t"]),
+        core,
+        prop::sample::select(vec!["", " ", " ", "\t", "\n", " \n "]),
+    )
+        .prop_map(|(a, op, b)| format!("{a}{op}{b}"))
+}
+
+/// `n` commands joined by ` && `, every third redirected (the scaling series' `and_chain`).
+fn and_chain(n: usize) -> String {
+    let mut s = String::new();
+    for i in 0..n {
+        if i > 0 {
+            s.push_str(" && ");
+        }
+        match i % 3 {
+            0 => s.push_str(&format!("mkdir -p d{i}")),
+            1 => s.push_str(&format!("cd d{}", i - 1)),
+            _ => s.push_str(&format!("echo {i} > f{i}.txt")),
+        }
+    }
+    s
+}
+
+#[test]
+fn long_chains_past_the_depth_cut_give_tree_sitters_tree_and_problems() {
+    let texts = [
+        and_chain(2_000),
+        vec!["git status"; 2_000].join(" && "),
+        vec!["ls -l"; 1_500].join(" || ") + "\n",
+        vec!["cat f"; 3_000].join(" | "),
+        vec!["echo 1 > f"; 1_000].join("; "),
+    ];
+    for text in &texts {
+        assert_eq!(same_tree_when_accepted(text), Ok(true), "{}", &text[..40]);
+    }
+    let deep = syntax::parse_plain(&texts[0]).expect("fast path");
+    assert!(
+        deep.problems
+            .iter()
+            .any(|p| matches!(p, syntax::ParseProblem::TooDeep { .. })),
+        "2 000 commands joined by && reach the depth cut: {:?}",
+        deep.problems
+    );
+}
+
+#[test]
+fn statements_past_the_node_limit_give_tree_sitters_tree_and_problem() {
+    // 4 nodes per statement (command, command_name, number, `;`): past MAX_NODES.
+    let text = "1;".repeat(syntax::MAX_NODES / 4 + 10);
+    let fast = syntax::parse_plain(&text).expect("the fast path takes the statements");
+    assert!(
+        fast.problems
+            .iter()
+            .any(|p| matches!(p, syntax::ParseProblem::TooManyNodes { .. })),
+        "{:?}",
+        fast.problems
+    );
+    assert_eq!(fast.nodes.len(), syntax::MAX_NODES);
+    let ts = syntax::parse_tree_sitter(&text).expect("tree-sitter");
+    assert!(fast == ts, "trees or problems differ past the node limit");
 }
 
 /// Exhaustive over short words: every first word of up to 4 bytes from a representative of

@@ -242,8 +242,9 @@ pub fn parse_floor(text: &str) -> Result<usize, SyntaxError> {
 }
 
 /// Parse bash text into an owned tree. Never panics; grammar gaps become [`ParseProblem`]s.
-/// One simple command of plain words takes the exact fast path of `plain` (the same tree
-/// tree-sitter builds, without running it); everything else goes to tree-sitter.
+/// Plain simple commands, alone or joined by `&&`, `||`, `|`, `;`, `&`, newlines and
+/// `> word`, take the exact fast path of `plain` (the same tree tree-sitter builds, cut the
+/// same way, without running it); everything else goes to tree-sitter.
 pub fn parse(text: &str) -> Result<Tree, SyntaxError> {
     if plain::enabled()
         && let Some(tree) = plain::parse(text)
@@ -253,8 +254,8 @@ pub fn parse(text: &str) -> Result<Tree, SyntaxError> {
     parse_tree_sitter(text)
 }
 
-/// The fast path alone: the tree of `text` when it is one simple command of plain words,
-/// `None` when the fast path declines it. For the differential tests.
+/// The fast path alone: the tree of `text` when it is made of plain commands as `plain`
+/// takes them, `None` when the fast path declines it. For the differential tests.
 pub fn parse_plain(text: &str) -> Option<Tree> {
     plain::parse(text)
 }
@@ -266,71 +267,29 @@ pub fn parse_tree_sitter(text: &str) -> Result<Tree, SyntaxError> {
     let root = ts.root_node();
     // The exact node count up front: one allocation for the node array instead of a
     // doubling series over every copy.
-    let mut nodes: Vec<Node> = Vec::with_capacity(root.descendant_count().min(MAX_NODES + 1));
-    let mut problems = Vec::new();
+    let mut out = Builder::new(text.len(), root.descendant_count());
     let mut cursor = ts.walk();
     // Iterative pre-order walk: input-driven depth never reaches the Rust stack.
     let mut stack: Vec<NodeId> = Vec::new();
-    let mut skipped_deep = false;
     loop {
         let n = cursor.node();
-        let id = nodes.len() as NodeId;
-        let too_many = nodes.len() >= MAX_NODES;
-        if too_many {
-            problems.push(ParseProblem::TooManyNodes {
-                start: n.start_byte(),
-                end: text.len(),
-            });
-            break;
-        }
-        let is_error = n.is_error();
-        let is_missing = n.is_missing();
-        if is_error {
-            problems.push(ParseProblem::Error {
-                start: n.start_byte(),
-                end: n.end_byte(),
-            });
-        } else if is_missing {
-            problems.push(ParseProblem::Missing {
-                start: n.start_byte(),
-                end: n.end_byte(),
-                kind: n.kind().to_string(),
-            });
-        }
-        let child_count = n.child_count();
-        let deep = stack.len() + 1 >= MAX_TREE_DEPTH;
-        nodes.push(Node {
+        let node = Node {
             kind: names.kind(n.kind_id()).unwrap_or_else(|| n.kind()),
             named: n.is_named(),
             field: cursor.field_id().and_then(|f| names.field(f.get())),
             start: n.start_byte(),
             end: n.end_byte(),
-            children: if deep {
-                Vec::new()
-            } else {
-                Vec::with_capacity(child_count)
-            },
-            is_error,
-            is_missing,
-        });
-        if let Some(&parent) = stack.last() {
-            nodes[parent as usize].children.push(id);
-        }
-        let descend = if deep && child_count > 0 {
-            if !skipped_deep {
-                problems.push(ParseProblem::TooDeep {
-                    start: n.start_byte(),
-                    end: n.end_byte(),
-                });
-                skipped_deep = true;
-            }
-            false
-        } else {
-            true
+            children: Vec::new(),
+            is_error: n.is_error(),
+            is_missing: n.is_missing(),
         };
-        if descend && cursor.goto_first_child() {
-            stack.push(id);
-            continue;
+        match out.visit(node, n.child_count(), stack.len(), stack.last().copied()) {
+            Step::Stop => break,
+            Step::Descend(id) if cursor.goto_first_child() => {
+                stack.push(id);
+                continue;
+            }
+            Step::Descend(_) | Step::Skip => {}
         }
         // Climb until a sibling exists.
         loop {
@@ -338,20 +297,107 @@ pub fn parse_tree_sitter(text: &str) -> Result<Tree, SyntaxError> {
                 break;
             }
             if !cursor.goto_parent() {
-                return Ok(Tree {
-                    nodes,
-                    root: 0,
-                    problems,
-                });
+                return Ok(out.finish());
             }
             stack.pop();
         }
     }
-    Ok(Tree {
-        nodes,
-        root: 0,
-        problems,
-    })
+    Ok(out.finish())
+}
+
+/// What a [`Builder`] wants next after taking a node.
+enum Step {
+    /// Visit this node's children (with this id as their parent).
+    Descend(NodeId),
+    /// Go on with the node's next sibling: it has no children, or they are below the depth cut.
+    Skip,
+    /// The node limit is reached: nothing more is taken.
+    Stop,
+}
+
+/// The owned tree under construction, fed in pre-order by either parser (the tree-sitter
+/// copy and the plain fast path), so both apply the very same cuts: nodes at depth
+/// [`MAX_TREE_DEPTH`] - 1 are kept without their children (the first such cut reported as
+/// TooDeep), and the walk stops at [`MAX_NODES`] (TooManyNodes, to the end of the text).
+struct Builder {
+    nodes: Vec<Node>,
+    problems: Vec<ParseProblem>,
+    skipped_deep: bool,
+    text_len: usize,
+}
+
+impl Builder {
+    fn new(text_len: usize, expected_nodes: usize) -> Self {
+        Builder {
+            nodes: Vec::with_capacity(expected_nodes.min(MAX_NODES + 1)),
+            problems: Vec::new(),
+            skipped_deep: false,
+            text_len,
+        }
+    }
+
+    /// Takes `node` (given with no children) at `depth` below `parent`, the next node in
+    /// pre-order; `child_count` is how many children it has in the parse.
+    #[inline]
+    fn visit(
+        &mut self,
+        mut node: Node,
+        child_count: usize,
+        depth: usize,
+        parent: Option<NodeId>,
+    ) -> Step {
+        if self.nodes.len() >= MAX_NODES {
+            self.problems.push(ParseProblem::TooManyNodes {
+                start: node.start,
+                end: self.text_len,
+            });
+            return Step::Stop;
+        }
+        if node.is_error {
+            self.problems.push(ParseProblem::Error {
+                start: node.start,
+                end: node.end,
+            });
+        } else if node.is_missing {
+            self.problems.push(ParseProblem::Missing {
+                start: node.start,
+                end: node.end,
+                kind: node.kind.to_string(),
+            });
+        }
+        let id = self.nodes.len() as NodeId;
+        let deep = depth + 1 >= MAX_TREE_DEPTH;
+        if !deep {
+            node.children = Vec::with_capacity(child_count);
+        }
+        let span = (node.start, node.end);
+        self.nodes.push(node);
+        if let Some(parent) = parent {
+            self.nodes[parent as usize].children.push(id);
+        }
+        if child_count == 0 {
+            Step::Skip
+        } else if deep {
+            if !self.skipped_deep {
+                self.problems.push(ParseProblem::TooDeep {
+                    start: span.0,
+                    end: span.1,
+                });
+                self.skipped_deep = true;
+            }
+            Step::Skip
+        } else {
+            Step::Descend(id)
+        }
+    }
+
+    fn finish(self) -> Tree {
+        Tree {
+            nodes: self.nodes,
+            root: 0,
+            problems: self.problems,
+        }
+    }
 }
 
 #[cfg(test)]
