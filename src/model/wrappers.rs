@@ -298,6 +298,17 @@ fn replace_placeholder(w: &Word, ph: &str, reason: &str) -> Word {
     out
 }
 
+/// The shell a wrapper starts when it is given no command (`sudo -s`, `sudo -i`, `su`,
+/// `doas -s`, `pkexec`): the one it names (`su -s /bin/zsh`), else the user's shell, taken as
+/// `sh`. It carries the wrapper's span, so findings point at the wrapper.
+fn started_shell(named: Option<&Word>, argv: &[Word]) -> Word {
+    let span = argv.first().map(|w| w.span).unwrap_or_default();
+    let name = named
+        .and_then(program_name)
+        .unwrap_or_else(|| "sh".to_string());
+    Word::literal(&name, span)
+}
+
 /// Peel every wrapper off `argv`. Bounded: at most 32 wrappers.
 pub fn peel(mut argv: Vec<Word>) -> Peeled {
     let mut out = Peeled::default();
@@ -309,10 +320,35 @@ pub fn peel(mut argv: Vec<Word>) -> Peeled {
         let mut taken = Vec::new();
         let next: usize = match name.as_str() {
             "sudo" | "sudoedit" => {
-                let (_, mut i) = read_opts(&name, &argv, &mut taken);
+                let (o, mut i) = read_opts(&name, &argv, &mut taken);
                 while let Some((n, v)) = argv.get(i).and_then(is_assignment) {
                     out.assignments.push((n, v));
                     i += 1;
+                }
+                // `sudo -s` / `sudo -i` with no command start a shell as the target user;
+                // `-l`, `-v`, `-k`, `-e`, `-h`, `-V` with them do something else.
+                let other_mode = ['l', 'v', 'k', 'K', 'e', 'h', 'V']
+                    .iter()
+                    .any(|&c| o.short(c))
+                    || [
+                        "list",
+                        "validate",
+                        "reset-timestamp",
+                        "remove-timestamp",
+                        "edit",
+                        "help",
+                        "version",
+                    ]
+                    .iter()
+                    .any(|l| o.long(l));
+                if i >= argv.len()
+                    && name == "sudo"
+                    && !other_mode
+                    && (o.flag('s', "shell") || o.flag('i', "login"))
+                {
+                    out.wrappers.push(wrapper(&name, taken, &argv, argv.len()));
+                    argv = vec![started_shell(None, &argv)];
+                    continue;
                 }
                 i
             }
@@ -368,7 +404,19 @@ pub fn peel(mut argv: Vec<Word>) -> Peeled {
             }
             "doas" | "pkexec" | "nice" | "stdbuf" | "nohup" | "unbuffer" | "builtin"
             | "caffeinate" | "setsid" | "catchsegv" | "time" | "exec" => {
-                read_opts(&name, &argv, &mut taken).1
+                let (o, i) = read_opts(&name, &argv, &mut taken);
+                // `doas -s`, and `pkexec` with no program, start a shell as the target user.
+                let shell = match name.as_str() {
+                    "doas" => o.short('s'),
+                    "pkexec" => !o.long("help") && !o.long("version"),
+                    _ => false,
+                };
+                if i >= argv.len() && shell {
+                    out.wrappers.push(wrapper(&name, taken, &argv, argv.len()));
+                    argv = vec![started_shell(None, &argv)];
+                    continue;
+                }
+                i
             }
             "ionice" => {
                 let (o, i) = read_opts(&name, &argv, &mut taken);
@@ -450,13 +498,29 @@ pub fn peel(mut argv: Vec<Word>) -> Peeled {
                     None => None,
                 }
                 .filter(|_| code.is_none());
+                // No command: `su`, `su -`, `su - bob`, `runuser -l bob` start the user's
+                // login shell (or the one `-s` names); operands after the user are that
+                // shell's own arguments (`su - bob ./run.sh` runs a script).
+                let starts_shell = code.is_none()
+                    && start.is_none()
+                    && !o.flag('h', "help")
+                    && !o.flag('V', "version");
+                let shell_args: Vec<usize> = if starts_shell {
+                    let mut operands = o.operands.iter().copied().peekable();
+                    operands
+                        .next_if(|&i| args.get(i).and_then(|w| w.lit()).as_deref() == Some("-"));
+                    operands.next();
+                    operands.collect()
+                } else {
+                    Vec::new()
+                };
                 // The wrapper's own words: up to the command it runs, if any.
                 let end = start.unwrap_or(argv.len());
                 let taken: Vec<String> = args
                     .iter()
                     .enumerate()
                     .take(end.saturating_sub(1))
-                    .filter(|(i, _)| Some(*i) != code_word)
+                    .filter(|(i, _)| Some(*i) != code_word && !shell_args.contains(i))
                     .map(|(_, w)| lit(w))
                     .collect();
                 out.wrappers.push(wrapper(&name, taken, &argv, end));
@@ -472,6 +536,13 @@ pub fn peel(mut argv: Vec<Word>) -> Peeled {
                 match start {
                     Some(s) => {
                         argv = argv.split_off(s.min(argv.len()));
+                        continue;
+                    }
+                    None if starts_shell => {
+                        let named = o.value_of(args, &["s", "shell"]);
+                        let shell = started_shell(named.as_ref(), &argv);
+                        let rest = shell_args.iter().filter_map(|&i| args.get(i).cloned());
+                        argv = std::iter::once(shell).chain(rest).collect();
                         continue;
                     }
                     None => {
@@ -698,6 +769,62 @@ mod tests {
     fn command_v_is_not_execution() {
         let p = peel(Word::literals(&["command", "-v", "rm"]));
         assert_eq!(p.argv[0].lit().as_deref(), Some("command"));
+    }
+
+    #[test]
+    fn wrappers_given_no_command_start_a_shell() {
+        for (argv, wrappers, shell) in [
+            (&["sudo", "-s"][..], &["sudo"][..], "sh"),
+            (&["sudo", "-u", "bob", "-i"], &["sudo"], "sh"),
+            (&["sudo", "--login"], &["sudo"], "sh"),
+            (&["su"], &["su"], "sh"),
+            (&["su", "-", "bob"], &["su"], "sh"),
+            (&["sudo", "su", "-"], &["sudo", "su"], "sh"),
+            (&["su", "-s", "/bin/zsh"], &["su"], "zsh"),
+            (&["runuser", "-l", "bob"], &["runuser"], "sh"),
+            (&["doas", "-s"], &["doas"], "sh"),
+            (&["pkexec"], &["pkexec"], "sh"),
+        ] {
+            let p = peel(Word::literals(argv));
+            assert_eq!(names(&p), wrappers, "{argv:?}");
+            let got: Vec<_> = p.argv.iter().filter_map(|w| w.lit()).collect();
+            assert_eq!(got, [shell], "{argv:?}");
+        }
+    }
+
+    #[test]
+    fn words_after_the_user_are_arguments_of_the_shell_su_starts() {
+        let p = peel(Word::literals(&[
+            "su",
+            "-",
+            "jetty",
+            "-s",
+            "/bin/bash",
+            "./run.sh",
+            "x",
+        ]));
+        let got: Vec<_> = p.argv.iter().filter_map(|w| w.lit()).collect();
+        assert_eq!(got, ["bash", "./run.sh", "x"]);
+    }
+
+    #[test]
+    fn wrappers_in_another_mode_start_no_shell() {
+        for argv in [
+            &["sudo", "-l"][..],
+            &["sudo", "-s", "-l"],
+            &["sudo", "-v"],
+            &["sudo", "-k"],
+            &["sudo", "-i", "--version"],
+            &["su", "--help"],
+            &["pkexec", "--version"],
+            &["doas", "-C", "/etc/doas.conf"],
+        ] {
+            let p = peel(Word::literals(argv));
+            assert!(
+                p.argv.iter().all(|w| w.lit().as_deref() != Some("sh")),
+                "{argv:?} started a shell"
+            );
+        }
     }
 
     #[test]

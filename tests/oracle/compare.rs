@@ -134,13 +134,29 @@ pub fn seq_match(elems: &[Elem], argv: &[String]) -> bool {
 
 /// The argv forms of a model command: with every suffix of its wrapper chain in front.
 pub fn forms(c: &Command) -> Vec<Vec<Elem>> {
-    let mut inner: Vec<Elem> = c.argv.iter().map(elem).collect();
+    // A wrapper given no command (`sudo -i`, `su - bob`) starts a shell the model names with
+    // the wrapper's own span; bash's argv holds no word for it.
+    let implicit = c
+        .wrappers
+        .last()
+        .zip(c.argv.first())
+        .is_some_and(|(w, p)| p.span.start == w.span.start);
+    let mut inner: Vec<Elem> = c
+        .argv
+        .iter()
+        .skip(usize::from(implicit))
+        .map(elem)
+        .collect();
+    // The command alone is one form; a shell only a wrapper names has none of its own.
+    let mut out = Vec::new();
+    if !implicit && !inner.is_empty() {
+        out.push(inner.clone());
+    }
     // A wrapper whose command the model took as code (`su -c CODE`, `watch 'CODE'`) keeps
     // only its options: the code follows in bash's argv.
-    if inner.is_empty() {
+    if inner.is_empty() && !implicit {
         inner.push(Elem::Any { min: 0 });
     }
-    let mut out = vec![inner.clone()];
     for i in (0..c.wrappers.len()).rev() {
         let mut f = Vec::new();
         for w in &c.wrappers[i..] {
@@ -207,7 +223,9 @@ pub fn find(script: &Script, argv: &[String]) -> Found {
                                 seq_match(std::slice::from_ref(e), std::slice::from_ref(p))
                             })
                         })
-            }) || inner_split_match(&inner, &argv[1..]);
+            }) || inner_split_match(&inner, &argv[1..])
+                // A split string that names wrappers (`env -S 'sudo -i'`) holds their words too.
+                || forms(c).iter().any(|f| inner_split_match(f, &argv[1..]));
         }
     }
     if wrapped {
