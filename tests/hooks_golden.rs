@@ -21,6 +21,15 @@ const HARNESSES: [&str; 6] = [
     "hermes-plugin",
 ];
 
+/// The binary under test: the one cargo built for this test run, or the one
+/// `SHELLGATE_GOLDEN_BIN` names (`.ci/run` runs the cases against the `cargo build-static`
+/// binary too, whose statically linked libc must answer exactly the same).
+fn binary() -> PathBuf {
+    std::env::var_os("SHELLGATE_GOLDEN_BIN")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_shellgate")))
+}
+
 fn cases_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/hooks")
 }
@@ -32,7 +41,7 @@ struct Run {
 }
 
 fn run_hook(harness: &str, input: &[u8], scratch: &Path) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_shellgate"))
+    let mut child = Command::new(binary())
         .args(["hook", harness])
         .env_clear()
         .env("PATH", std::env::var("PATH").unwrap_or_default())
@@ -252,7 +261,7 @@ fn every_harness_has_the_required_golden_events() {
 fn a_hook_that_times_out_blocks_in_the_harness_shape() {
     // stdin is never closed: the hook must answer before the harness gives up.
     for (h, expect_exit) in [("claude", 2), ("codex", 2), ("gemini", 2), ("hermes", 2)] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_shellgate"))
+        let mut child = Command::new(binary())
             .args(["hook", h])
             .env("SHELLGATE_HOOK_DEADLINE_MS", "300")
             .stdin(Stdio::piped())
@@ -273,7 +282,7 @@ fn a_hook_that_times_out_blocks_in_the_harness_shape() {
         );
     }
     // Copilot's deny needs no event, so even a timeout answers on stdout.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_shellgate"))
+    let mut child = Command::new(binary())
         .args(["hook", "copilot"])
         .env("SHELLGATE_HOOK_DEADLINE_MS", "300")
         .stdin(Stdio::piped())
@@ -291,7 +300,7 @@ fn a_hook_that_times_out_blocks_in_the_harness_shape() {
 
 #[test]
 fn a_hook_with_bad_arguments_blocks_instead_of_failing_open() {
-    let o = Command::new(env!("CARGO_BIN_EXE_shellgate"))
+    let o = Command::new(binary())
         .args(["hook", "cursor"])
         .stdin(Stdio::null())
         .output()
