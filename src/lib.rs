@@ -361,9 +361,19 @@ fn analyze_text(
     let tree = match syntax::parse(&text.text) {
         Ok(t) => t,
         Err(e) => {
+            // A limit is reported as one; anything else is the parser failing.
+            let (meta, message) = match e {
+                syntax::SyntaxError::PipelineTooLong(_) => {
+                    (&rules::analysis::AnalysisLimit::META, e.to_string())
+                }
+                _ => (
+                    &rules::analysis::InternalError::META,
+                    format!("the parser failed: {e}"),
+                ),
+            };
             let mut findings = vec![rules::analysis_finding(
-                &rules::analysis::InternalError::META,
-                format!("the parser failed: {e}"),
+                meta,
+                message,
                 Span::new(0, original.len()),
             )];
             findings.extend(rules::fallback_findings(

@@ -249,6 +249,16 @@ fn hostile_inputs() -> Vec<(&'static str, Vec<u8>)> {
             "heredocs-50k-unterminated",
             format!("{}cat <<E\nrm -rf /", heredocs(50_000, "")).into_bytes(),
         ),
+        // tree-sitter-bash takes time and memory in the square of a pipeline of quoted or
+        // compound stages (80,000 stages exhausted 24 GB before the stage limit).
+        (
+            "pipeline-80k-quoted-stages",
+            vec!["grep \"x\""; 80_000].join(" | ").into_bytes(),
+        ),
+        (
+            "pipeline-50k-brace-stages-in-subst",
+            format!("echo \"$({})\"", vec!["{ cat; }"; 50_000].join(" |\n")).into_bytes(),
+        ),
         ("invalid-utf8", b"rm -rf /\xff\xfe; ls".to_vec()),
         ("nul-bytes", b"ls\0; rm -rf /\0".to_vec()),
         ("nul-only", vec![0u8; 1000]),
@@ -281,6 +291,25 @@ fn hostile_inputs_are_never_allowed_on_any_surface() {
         ));
     }
     eprintln!("{}", report.join("\n"));
+}
+
+#[test]
+fn a_pipeline_past_the_stage_limit_is_reported_as_a_limit_not_parsed() {
+    let long = vec!["grep \"x\""; shellgate::syntax::stages::MAX_PIPELINE_STAGES + 1].join(" | ");
+    let a = analyze(&long, &Context::fixture());
+    assert_eq!(a.decision, Decision::Ask);
+    assert!(
+        a.findings
+            .iter()
+            .any(|f| f.rule == "SG0002" && f.message.contains("stage limit")),
+        "{:?}",
+        a.findings
+    );
+    // At the limit it is parsed and judged like any pipeline.
+    let ok = vec!["grep \"x\""; shellgate::syntax::stages::MAX_PIPELINE_STAGES].join(" | ");
+    assert_eq!(analyze(&ok, &Context::fixture()).decision, Decision::Allow);
+    let rm = format!("{ok} | xargs rm -rf /");
+    assert_eq!(analyze(&rm, &Context::fixture()).decision, Decision::Deny);
 }
 
 #[test]

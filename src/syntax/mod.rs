@@ -3,6 +3,7 @@
 
 pub mod kinds;
 mod plain;
+pub mod stages;
 
 pub use plain::set_enabled as set_plain_lexer;
 
@@ -73,6 +74,12 @@ pub enum SyntaxError {
     Language(String),
     #[error("tree-sitter returned no tree for the input")]
     NoTree,
+    /// A pipeline too long to give to tree-sitter (see [`stages`]).
+    #[error(
+        "the command has a pipeline of about {0} stages, over the {max} stage limit; tree-sitter-bash's time and memory grow with the square of such a pipeline, so it was not parsed",
+        max = stages::MAX_PIPELINE_STAGES
+    )]
+    PipelineTooLong(usize),
 }
 
 pub fn language() -> Language {
@@ -210,6 +217,9 @@ fn names() -> &'static Names {
     &NAMES
 }
 
+/// Texts longer than this do not leave their parser to the next parse (see [`ts_parse`]).
+const KEEP_PARSER_BELOW: usize = 64 * 1024;
+
 /// Run tree-sitter on `text` with this thread's parser.
 fn ts_parse(text: &str) -> Result<tree_sitter::Tree, SyntaxError> {
     // One parser per thread: a fresh parser pays for growing its internal stacks on every
@@ -227,8 +237,11 @@ fn ts_parse(text: &str) -> Result<tree_sitter::Tree, SyntaxError> {
         }
         let parser = slot.as_mut().ok_or(SyntaxError::NoTree)?;
         let tree = parser.parse(ascii_shadow(text).as_ref(), None);
-        if tree.is_none() {
-            // A parser that failed may hold state; start the next parse from a new one.
+        if tree.is_none() || text.len() > KEEP_PARSER_BELOW {
+            // A parser that failed may hold state; start the next parse from a new one. One
+            // that parsed a large text keeps stacks sized for it, and every later parse on
+            // this thread pays for them (a 10 MB heredoc made each following 1 KB parse
+            // ~7 ms), so it is dropped too.
             *slot = None;
         }
         tree.ok_or(SyntaxError::NoTree)
@@ -250,6 +263,12 @@ pub fn parse(text: &str) -> Result<Tree, SyntaxError> {
         && let Some(tree) = plain::parse(text)
     {
         return Ok(tree);
+    }
+    // Text the fast path declines may hold a pipeline that tree-sitter parses in quadratic
+    // time and memory (`stages`); past the limit it is not parsed at all.
+    let stages = stages::longest_pipeline(text);
+    if stages > stages::MAX_PIPELINE_STAGES {
+        return Err(SyntaxError::PipelineTooLong(stages));
     }
     parse_tree_sitter(text)
 }
