@@ -7,6 +7,9 @@
 use std::path::PathBuf;
 
 use proptest::prelude::*;
+
+#[path = "../benches/support/mod.rs"]
+mod support;
 use shellgate::syntax;
 
 fn manifest() -> PathBuf {
@@ -373,26 +376,11 @@ fn operator() -> impl Strategy<Value = String> {
         .prop_map(|(a, op, b)| format!("{a}{op}{b}"))
 }
 
-/// `n` commands joined by ` && `, every third redirected (the scaling series' `and_chain`).
-fn and_chain(n: usize) -> String {
-    let mut s = String::new();
-    for i in 0..n {
-        if i > 0 {
-            s.push_str(" && ");
-        }
-        match i % 3 {
-            0 => s.push_str(&format!("mkdir -p d{i}")),
-            1 => s.push_str(&format!("cd d{}", i - 1)),
-            _ => s.push_str(&format!("echo {i} > f{i}.txt")),
-        }
-    }
-    s
-}
-
 #[test]
 fn long_chains_past_the_depth_cut_give_tree_sitters_tree_and_problems() {
     let texts = [
-        and_chain(2_000),
+        // The scaling series' `and_chain`, ~2 400 commands.
+        support::script("and_chain", 30_000),
         vec!["git status"; 2_000].join(" && "),
         vec!["ls -l"; 1_500].join(" || ") + "\n",
         vec!["cat f"; 3_000].join(" | "),
@@ -406,7 +394,7 @@ fn long_chains_past_the_depth_cut_give_tree_sitters_tree_and_problems() {
         deep.problems
             .iter()
             .any(|p| matches!(p, syntax::ParseProblem::TooDeep { .. })),
-        "2 000 commands joined by && reach the depth cut: {:?}",
+        "2 000+ commands joined by && reach the depth cut: {:?}",
         deep.problems
     );
 }

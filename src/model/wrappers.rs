@@ -309,6 +309,13 @@ fn started_shell(named: Option<&Word>, argv: &[Word]) -> Word {
     Word::literal(&name, span)
 }
 
+/// `name` given no command: recorded as a wrapper over all of `argv`, and the shell it
+/// starts becomes the program.
+fn wrap_shell(out: &mut Peeled, name: &str, taken: Vec<String>, argv: &[Word]) -> Vec<Word> {
+    out.wrappers.push(wrapper(name, taken, argv, argv.len()));
+    vec![started_shell(None, argv)]
+}
+
 /// Peel every wrapper off `argv`. Bounded: at most 32 wrappers.
 pub fn peel(mut argv: Vec<Word>) -> Peeled {
     let mut out = Peeled::default();
@@ -346,8 +353,7 @@ pub fn peel(mut argv: Vec<Word>) -> Peeled {
                     && !other_mode
                     && (o.flag('s', "shell") || o.flag('i', "login"))
                 {
-                    out.wrappers.push(wrapper(&name, taken, &argv, argv.len()));
-                    argv = vec![started_shell(None, &argv)];
+                    argv = wrap_shell(&mut out, &name, taken, &argv);
                     continue;
                 }
                 i
@@ -412,8 +418,7 @@ pub fn peel(mut argv: Vec<Word>) -> Peeled {
                     _ => false,
                 };
                 if i >= argv.len() && shell {
-                    out.wrappers.push(wrapper(&name, taken, &argv, argv.len()));
-                    argv = vec![started_shell(None, &argv)];
+                    argv = wrap_shell(&mut out, &name, taken, &argv);
                     continue;
                 }
                 i
