@@ -6,6 +6,10 @@
 //! the corpora from DIR instead (a worktree whose `../shared` is elsewhere);
 //! `FP_REPORT_DUMP=FILE` also writes one `decision<TAB>rules<TAB>command` line per command, so
 //! two builds can be diffed command by command.
+#![expect(
+    clippy::print_stdout,
+    reason = "a measurement tool: it prints its report"
+)]
 
 use std::collections::BTreeMap;
 

@@ -9,6 +9,12 @@
 //! ```
 //! Defaults: N = 300, LOAD = 2, BIN = target/release/shellgate. Every hook process gets its
 //! own temporary HOME whose config and database are shared by all runs.
+#![expect(
+    clippy::exit,
+    clippy::print_stderr,
+    clippy::print_stdout,
+    reason = "a measurement tool: it prints its report and exits non-zero on bad usage"
+)]
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

@@ -8,6 +8,12 @@
 //! cargo run --release --example perf -- percentiles tldr.jsonl [ROUNDS]
 //! cargo run --release --example perf -- scale [SHAPE [BYTES]]
 //! ```
+#![expect(
+    clippy::exit,
+    clippy::print_stderr,
+    clippy::print_stdout,
+    reason = "a measurement tool: it prints its report and exits non-zero on bad usage"
+)]
 
 #[path = "../benches/support/mod.rs"]
 mod support;

@@ -3,6 +3,10 @@
 //! commands each flags, and where they disagree. Reads `../shared/`; skips when absent.
 //!
 //! Run: `cargo run --release --example regex_compare`
+#![expect(
+    clippy::print_stdout,
+    reason = "a measurement tool: it prints its report"
+)]
 
 use shellgate::policy::decide_default;
 use shellgate::{Context, Decision, analyze, fallback};

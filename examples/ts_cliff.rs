@@ -2,6 +2,11 @@
 //! shows the grammar's pipeline cliff (`a | b` ≈ 5 µs, `a | b | c` ≈ 130 µs) with nothing of
 //! shellgate around it. `cargo run --release --example ts_cliff -- 'ps aux | grep x | head' 2000`
 //! (docs/PERFORMANCE.md explains the cause).
+#![expect(
+    clippy::print_stderr,
+    clippy::print_stdout,
+    reason = "a measurement tool: it prints its report"
+)]
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -2,6 +2,12 @@
 //! module of the binary, not of the library: the library's public surface is the analysis,
 //! policy and hook API, as ripgrep keeps its `flags` out of its crates.
 
+// The one place that prints and sets exit codes; the library denies both (Cargo.toml [lints]).
+#[expect(
+    clippy::print_stdout,
+    clippy::print_stderr,
+    reason = "the CLI front end writes results to stdout and problems to stderr"
+)]
 mod cli;
 
 // The analysis allocates many short-lived words and spans; mimalloc serves them with a

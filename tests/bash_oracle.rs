@@ -6,6 +6,10 @@
 //!
 //! bash runs with `HOME=/home/user` (the fixture's home) in an empty directory, so globs
 //! match nothing and stay literal. Skips when bash is not installed.
+#![expect(
+    clippy::print_stderr,
+    reason = "the test reports its coverage figures on stderr"
+)]
 
 mod support;
 

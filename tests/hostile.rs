@@ -5,6 +5,10 @@
 //! or a non-`allow` decision, and a dangerous command in a part that would run makes it at
 //! least `ask`. Only behaviour is asserted; time and memory are measured separately with the
 //! release binary (`write_hostile_inputs_for_measurement`, `docs/ROBUSTNESS.md`).
+#![expect(
+    clippy::print_stderr,
+    reason = "the test reports each hostile input's answer on stderr"
+)]
 
 mod support;
 

@@ -1,5 +1,9 @@
 //! The SQLite store and ledger on a real database file: approvals round-trip, and many
 //! processes writing decisions at once lose nothing and corrupt nothing.
+#![expect(
+    clippy::print_stderr,
+    reason = "the test reports what it measured on stderr"
+)]
 
 use std::collections::BTreeSet;
 use std::path::Path;

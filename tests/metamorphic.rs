@@ -8,6 +8,11 @@
 //! Every rewrite is applied only where it is sound for that command (see [`rewrite`]); a
 //! failing case is shrunk by proptest to a minimal seed and plan. Runs use a fixed seed
 //! (`PROPTEST_RNG_SEED` / `PROPTEST_CASES` override it for exploration).
+#![expect(
+    clippy::print_stderr,
+    clippy::print_stdout,
+    reason = "the test reports its figures"
+)]
 
 mod support;
 

@@ -5,6 +5,11 @@
 //! described in `docs/FIDELITY.md` (parse differential). Skips with a message when the corpora are absent.
 //!
 //! `cargo test --release --test parse_differential -- --ignored --nocapture`
+#![expect(
+    clippy::print_stderr,
+    clippy::print_stdout,
+    reason = "the test reports its figures"
+)]
 
 mod support;
 

@@ -3,6 +3,10 @@
 //! absent), for generated word and operator sequences, and for long chains past the depth
 //! and node cuts, whenever it accepts a text its tree equals tree-sitter's node for node
 //! (kind, named, field, span, children, error flags) with the same problems.
+#![expect(
+    clippy::print_stderr,
+    reason = "the test reports how much the fast path took"
+)]
 
 use std::path::PathBuf;
 

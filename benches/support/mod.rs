@@ -1,8 +1,14 @@
 //! Inputs shared by the benchmarks and `examples/perf.rs`: the shared corpora (read from
 //! `../shared/corpora`, or `$SHELLGATE_SHARED/corpora`; absent → empty, and callers skip) and
 //! the generated scripts of the scaling series.
-
-#![allow(dead_code)]
+#![expect(
+    clippy::print_stderr,
+    reason = "it tells the person running a benchmark or test that the shared corpora are absent"
+)]
+#![allow(
+    dead_code,
+    reason = "shared by several crates (test files, benches, examples), each using a part; `expect` would fail in those that use it all"
+)]
 
 use std::path::PathBuf;
 
@@ -13,7 +19,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 /// Where the shared corpora live: `$SHELLGATE_CORPORA`, else `$SHELLGATE_SHARED/corpora`,
 /// else `../shared/corpora` next to the crate.
-pub fn corpora_dir() -> PathBuf {
+pub(crate) fn corpora_dir() -> PathBuf {
     if let Some(d) = std::env::var_os("SHELLGATE_CORPORA") {
         return PathBuf::from(d);
     }
@@ -25,7 +31,7 @@ pub fn corpora_dir() -> PathBuf {
 
 /// The `cmd` of every line of a shared corpus file (at most `limit`); empty, with a note on
 /// stderr, when the file is absent.
-pub fn corpus(name: &str, limit: usize) -> Vec<String> {
+pub(crate) fn corpus(name: &str, limit: usize) -> Vec<String> {
     let path = corpora_dir().join(name);
     let Ok(text) = std::fs::read_to_string(&path) else {
         eprintln!(
@@ -43,10 +49,10 @@ pub fn corpus(name: &str, limit: usize) -> Vec<String> {
 }
 
 /// The shapes of the scaling series.
-pub const SHAPES: &[&str] = &["and_chain", "heredoc", "pipes", "nesting", "lines"];
+pub(crate) const SHAPES: &[&str] = &["and_chain", "heredoc", "pipes", "nesting", "lines"];
 
 /// Sizes of the scaling series, in bytes (decimal: 1 MB is under the 1 MiB parse limit).
-pub const SIZES: &[(&str, usize)] = &[
+pub(crate) const SIZES: &[(&str, usize)] = &[
     ("1KB", 1_000),
     ("10KB", 10_000),
     ("100KB", 100_000),
@@ -61,7 +67,7 @@ pub const SIZES: &[(&str, usize)] = &[
 /// - `nesting`: `echo $(echo $(echo ... ))` nested as deep as the size allows (the parser cuts
 ///   what is deeper than its limit, and the rest must still stay linear);
 /// - `lines`: `ps aux | grep x0 | head -n 1` per line, the common three-stage agent command.
-pub fn script(shape: &str, bytes: usize) -> String {
+pub(crate) fn script(shape: &str, bytes: usize) -> String {
     let mut s = String::with_capacity(bytes + 64);
     let mut i = 0usize;
     match shape {

@@ -12,7 +12,7 @@ use shellgate::policy::{self, LoadedConfig, NoLedger, NullStore, Request, Store,
 use shellgate::{Context, Decision};
 
 #[derive(Args, Debug)]
-pub struct CheckArgs {
+pub(super) struct CheckArgs {
     /// The command to check, or `-` to read it from stdin.
     #[arg(required_unless_present = "jsonl")]
     command: Option<String>,
@@ -128,7 +128,7 @@ fn evaluate(args: &CheckArgs, req: &Request, cfg: &LoadedConfig, store: &mut dyn
     }
 }
 
-pub fn run(args: CheckArgs) -> i32 {
+pub(super) fn run(args: CheckArgs) -> i32 {
     let ctx = context(&args);
     let (cfg, mut store) = policy_for(&args, &ctx);
     if let Some(path) = &args.jsonl {

@@ -9,7 +9,7 @@ use super::{EXIT_INTERNAL, EXIT_USAGE};
 use shellgate::policy::{self, hermes_import};
 
 #[derive(Args, Debug)]
-pub struct ConfigArgs {
+pub(super) struct ConfigArgs {
     #[command(subcommand)]
     cmd: ConfigCmd,
 }
@@ -38,7 +38,7 @@ enum ConfigCmd {
     },
 }
 
-pub fn run(args: ConfigArgs) -> i32 {
+pub(super) fn run(args: ConfigArgs) -> i32 {
     match args.cmd {
         ConfigCmd::ImportHermes {
             path,

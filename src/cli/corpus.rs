@@ -14,7 +14,7 @@ use shellgate::Context;
 use shellgate::corpus::{self, Outcome};
 
 #[derive(Args, Debug)]
-pub struct CorpusArgs {
+pub(super) struct CorpusArgs {
     /// Corpus files (`.toml`, `.jsonl`) or directories searched recursively [default: corpus/].
     paths: Vec<PathBuf>,
     /// Rewrite the expectations of failing cases in TOML files to what shellgate answers now
@@ -23,7 +23,7 @@ pub struct CorpusArgs {
     update: bool,
 }
 
-pub fn run(args: CorpusArgs) -> i32 {
+pub(super) fn run(args: CorpusArgs) -> i32 {
     let paths = if args.paths.is_empty() {
         vec![PathBuf::from("corpus")]
     } else {

@@ -10,7 +10,7 @@ use shellgate::text::{display_text, quote};
 /// One step of the evidence chain behind a finding.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
-pub enum Evidence {
+pub(crate) enum Evidence {
     /// What happened while decoding one word (`$'\x72\x6d'` → `rm`, `$X` → `/`).
     Word { word: String, note: WordNote },
     /// A wrapper program peeled off in front of the real program.
@@ -36,7 +36,7 @@ pub enum Evidence {
 }
 
 /// A sentence a newcomer can follow for one piece of evidence.
-pub fn evidence_sentence(e: &Evidence) -> String {
+pub(crate) fn evidence_sentence(e: &Evidence) -> String {
     match e {
         Evidence::Word { word, note } => match note {
             WordNote::Decoded { from, to } => format!(

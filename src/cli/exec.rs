@@ -17,10 +17,10 @@ use shellgate::Decision;
 use shellgate::policy::{self, Answer, AnswerSource, Verdict};
 
 /// Exit code when the gate refuses to run the command (as a shell does for "not executable").
-pub const EXIT_REFUSED: i32 = 126;
+pub(super) const EXIT_REFUSED: i32 = 126;
 
 #[derive(Args, Debug)]
-pub struct ExecArgs {
+pub(super) struct ExecArgs {
     #[command(flatten)]
     policy: PolicyArgs,
     /// Working directory the command runs in (default: the current directory).
@@ -43,7 +43,7 @@ fn terminal() -> Option<(File, File)> {
     Some((r, w))
 }
 
-pub fn run(mut args: ExecArgs) -> i32 {
+pub(super) fn run(mut args: ExecArgs) -> i32 {
     let command = if args.command.len() == 1 {
         args.command.remove(0)
     } else {

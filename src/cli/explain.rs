@@ -14,7 +14,7 @@ use super::{EXIT_INTERNAL, EXIT_USAGE, context_from, decision_exit, read_command
 use shellgate::Analysis;
 
 #[derive(Args, Debug)]
-pub struct ExplainArgs {
+pub(super) struct ExplainArgs {
     /// The command to explain, or `-` to read it from stdin.
     command: String,
     /// Print the report as JSON (the same content as the text report).
@@ -51,7 +51,7 @@ fn cst_text(a: &Analysis) -> String {
     }
 }
 
-pub fn run(args: ExplainArgs) -> i32 {
+pub(super) fn run(args: ExplainArgs) -> i32 {
     let ctx = context_from(args.cwd.as_deref(), args.home.as_deref());
     let cmd = match read_command(&args.command) {
         Ok(c) => c,

@@ -14,10 +14,10 @@ use shellgate::hooks::{EVENT_LIMIT, Harness, Reply, handle, refuse};
 
 /// Default time the hook gives itself before it answers deny; the installers set each
 /// harness's hook timeout well above it.
-pub const DEFAULT_DEADLINE_MS: u64 = 20_000;
+pub(crate) const DEFAULT_DEADLINE_MS: u64 = 20_000;
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
-pub enum HarnessArg {
+pub(crate) enum HarnessArg {
     Claude,
     Codex,
     Gemini,
@@ -28,7 +28,7 @@ pub enum HarnessArg {
 }
 
 impl HarnessArg {
-    pub fn harness(self) -> Harness {
+    pub(crate) fn harness(self) -> Harness {
         match self {
             HarnessArg::Claude => Harness::Claude,
             HarnessArg::Codex => Harness::Codex,
@@ -41,7 +41,7 @@ impl HarnessArg {
 }
 
 #[derive(Args, Debug)]
-pub struct HookArgs {
+pub(crate) struct HookArgs {
     /// The harness whose hook protocol stdin and stdout follow.
     #[arg(value_enum)]
     harness: HarnessArg,
@@ -51,7 +51,7 @@ pub struct HookArgs {
 /// clap's command tree for every subcommand is ≈ 0.2 M instructions, a tenth of a hook
 /// process. Any other argument list (`--help`, an unknown or misspelt harness, extra
 /// arguments) returns `None` and goes through clap, so its messages and exit codes stay.
-pub fn exact_args(mut args: impl Iterator<Item = std::ffi::OsString>) -> Option<HookArgs> {
+pub(crate) fn exact_args(mut args: impl Iterator<Item = std::ffi::OsString>) -> Option<HookArgs> {
     let (Some(sub), Some(name), None) = (args.next(), args.next(), args.next()) else {
         return None;
     };
@@ -81,7 +81,7 @@ fn read_stdin() -> Result<Vec<u8>, String> {
 }
 
 /// The hook for `harness`, answered within `limit`.
-pub fn respond(harness: Harness, limit: Duration) -> Reply {
+pub(crate) fn respond(harness: Harness, limit: Duration) -> Reply {
     let (tx, rx) = mpsc::channel();
     let spawned = std::thread::Builder::new()
         .name("hook".into())
@@ -119,7 +119,7 @@ pub fn respond(harness: Harness, limit: Duration) -> Reply {
 }
 
 /// Write the reply; if a deny cannot be written to stdout, fall back to the blocking exit.
-pub fn emit(reply: &Reply) -> i32 {
+pub(crate) fn emit(reply: &Reply) -> i32 {
     let mut out = std::io::stdout().lock();
     let wrote = out
         .write_all(reply.stdout.as_bytes())
@@ -133,7 +133,7 @@ pub fn emit(reply: &Reply) -> i32 {
     }
 }
 
-pub fn run(a: HookArgs) -> i32 {
+pub(crate) fn run(a: HookArgs) -> i32 {
     // A panic is turned into a refusal; its default message would only clutter the
     // reason the harness shows.
     std::panic::set_hook(Box::new(|_| {}));

@@ -14,7 +14,7 @@ use shellgate::hooks::install::{
 };
 
 #[derive(Args, Debug)]
-pub struct InstallArgs {
+pub(super) struct InstallArgs {
     /// The harness to hook: claude, codex, gemini, copilot or hermes.
     #[arg(value_enum)]
     harness: HarnessArg,
@@ -189,7 +189,7 @@ fn report(r: Result<(), (i32, String)>) -> i32 {
     }
 }
 
-pub fn run_install(a: InstallArgs) -> i32 {
+pub(super) fn run_install(a: InstallArgs) -> i32 {
     report((|| {
         let t = target(&a).map_err(|e| (EXIT_USAGE, e))?;
         let cmd = hook_command(&binary(&a).map_err(|e| (EXIT_USAGE, e))?, t.harness);
@@ -206,7 +206,7 @@ pub fn run_install(a: InstallArgs) -> i32 {
     })())
 }
 
-pub fn run_uninstall(a: InstallArgs) -> i32 {
+pub(super) fn run_uninstall(a: InstallArgs) -> i32 {
     report((|| {
         let t = target(&a).map_err(|e| (EXIT_USAGE, e))?;
         let Some(before) = t.before.as_deref() else {

@@ -31,7 +31,7 @@ impl From<DecisionArg> for Decision {
 
 /// Options for reading state: the config (for the database path) and nothing else.
 #[derive(Args, Debug, Clone, Default)]
-pub struct StateArgs {
+pub(super) struct StateArgs {
     /// Config file (default: $SHELLGATE_CONFIG, else $XDG_CONFIG_HOME/shellgate/config.toml).
     #[arg(long, value_name = "PATH")]
     config: Option<std::path::PathBuf>,
@@ -53,7 +53,7 @@ impl StateArgs {
 }
 
 #[derive(Args, Debug)]
-pub struct LogArgs {
+pub(super) struct LogArgs {
     #[command(flatten)]
     state: StateArgs,
     /// Only entries since then: `30m`, `2h`, `7d`, `2w`, a date `2026-12-01`, a UTC time
@@ -75,7 +75,7 @@ pub struct LogArgs {
 }
 
 #[derive(Args, Debug)]
-pub struct ApprovalsArgs {
+pub(super) struct ApprovalsArgs {
     #[command(subcommand)]
     cmd: ApprovalsCmd,
 }
@@ -155,7 +155,7 @@ fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
 }
 
 /// Unix seconds → `2026-12-01 10:00:00` (UTC).
-pub fn fmt_time(t: i64) -> String {
+pub(super) fn fmt_time(t: i64) -> String {
     // Years 1..9999 only: the arithmetic below stays far from overflow.
     let t = t.clamp(-62_135_596_800, 253_402_300_799);
     let (y, m, d) = civil(t.div_euclid(86_400));
@@ -169,7 +169,7 @@ pub fn fmt_time(t: i64) -> String {
 }
 
 /// `--since`: a duration back from `now`, a date or UTC time, or Unix seconds.
-pub fn parse_since(s: &str, now: i64) -> Result<i64, String> {
+pub(super) fn parse_since(s: &str, now: i64) -> Result<i64, String> {
     let t = s.trim();
     let bad = || {
         format!(
@@ -270,7 +270,7 @@ fn print_json(out: &mut impl Write, v: &impl Serialize, what: &str) -> i32 {
     }
 }
 
-pub fn run_log(args: LogArgs) -> i32 {
+pub(super) fn run_log(args: LogArgs) -> i32 {
     let now = policy::now();
     let since = match args
         .since
@@ -380,7 +380,7 @@ struct ListJson<'a> {
     config: Option<String>,
 }
 
-pub fn run_approvals(args: ApprovalsArgs) -> i32 {
+pub(super) fn run_approvals(args: ApprovalsArgs) -> i32 {
     match args.cmd {
         ApprovalsCmd::List {
             state,

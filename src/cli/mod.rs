@@ -7,24 +7,24 @@
 mod check;
 mod config_cmd;
 mod corpus;
-pub mod evidence;
+pub(crate) mod evidence;
 mod exec;
 mod explain;
-pub mod hook;
+pub(crate) mod hook;
 mod install;
 mod ledger;
 mod policy_args;
-pub mod render;
-pub mod report;
+pub(crate) mod render;
+pub(crate) mod report;
 mod rules;
 
 use clap::{Parser, Subcommand};
 
-pub const EXIT_ALLOW: i32 = 0;
-pub const EXIT_ASK: i32 = 1;
-pub const EXIT_DENY: i32 = 2;
-pub const EXIT_USAGE: i32 = 64;
-pub const EXIT_INTERNAL: i32 = 70;
+pub(crate) const EXIT_ALLOW: i32 = 0;
+pub(crate) const EXIT_ASK: i32 = 1;
+pub(crate) const EXIT_DENY: i32 = 2;
+pub(crate) const EXIT_USAGE: i32 = 64;
+pub(crate) const EXIT_INTERNAL: i32 = 70;
 
 const EXIT_CODES: &str = "Exit codes:
   0   allow (check, explain); success (rules); every case passed (corpus)
@@ -111,7 +111,7 @@ enum Cmd {
 }
 
 /// Run the CLI; returns the process exit code.
-pub fn main() -> i32 {
+pub(crate) fn main() -> i32 {
     if let Some(a) = hook::exact_args(std::env::args_os().skip(1)) {
         return hook::run(a);
     }
@@ -157,7 +157,7 @@ pub fn main() -> i32 {
 /// The analysis context for `--cwd`/`--home`, shared by `check` and `explain` so the two
 /// always judge a command the same way: the process's environment with those two replaced
 /// (`HERMES_HOME`, unless the environment sets it, follows the home given).
-pub fn context_from(cwd: Option<&str>, home: Option<&str>) -> shellgate::Context {
+pub(crate) fn context_from(cwd: Option<&str>, home: Option<&str>) -> shellgate::Context {
     let mut e = shellgate::Environment::from_process();
     if let Some(cwd) = cwd {
         e.cwd = Some(cwd.to_string());
@@ -172,12 +172,15 @@ pub fn context_from(cwd: Option<&str>, home: Option<&str>) -> shellgate::Context
 /// first with `fmt::Write` and `?` (`render::render`). A failure is returned for the caller
 /// to turn into its exit code with [`unwritten`]; it gets a line on stderr unless the reader
 /// has gone (a closed pipe, `| head`), when nobody is left to tell.
-pub fn emit(w: &mut impl std::io::Write, text: std::fmt::Arguments<'_>) -> std::io::Result<()> {
+pub(crate) fn emit(
+    w: &mut impl std::io::Write,
+    text: std::fmt::Arguments<'_>,
+) -> std::io::Result<()> {
     w.write_fmt(text).inspect_err(report_write)
 }
 
 /// Flush buffered output ([`emit`] into a `BufWriter`), reporting a failure the same way.
-pub fn flush(w: &mut impl std::io::Write) -> std::io::Result<()> {
+pub(crate) fn flush(w: &mut impl std::io::Write) -> std::io::Result<()> {
     w.flush().inspect_err(report_write)
 }
 
@@ -192,7 +195,7 @@ fn report_write(e: &std::io::Error) {
 /// carries the answer. Any other failure never leaves success behind: allow (or plain
 /// success) becomes [`EXIT_INTERNAL`], while ask, deny and failure codes stay, so a lost
 /// write can only make the answer stricter.
-pub fn unwritten(e: &std::io::Error, code: i32) -> i32 {
+pub(crate) fn unwritten(e: &std::io::Error, code: i32) -> i32 {
     if e.kind() == std::io::ErrorKind::BrokenPipe || code != EXIT_ALLOW {
         code
     } else {
@@ -201,7 +204,7 @@ pub fn unwritten(e: &std::io::Error, code: i32) -> i32 {
 }
 
 /// Exit code for a decision.
-pub fn decision_exit(d: shellgate_decision::Decision) -> i32 {
+pub(crate) fn decision_exit(d: shellgate_decision::Decision) -> i32 {
     match d {
         shellgate_decision::Decision::Allow => EXIT_ALLOW,
         shellgate_decision::Decision::Ask => EXIT_ASK,
@@ -210,14 +213,14 @@ pub fn decision_exit(d: shellgate_decision::Decision) -> i32 {
 }
 
 mod shellgate_decision {
-    pub use shellgate::Decision;
+    pub(super) use shellgate::Decision;
 }
 
 /// Most bytes read from stdin for one command (larger ones are refused).
-pub const STDIN_LIMIT: usize = 64 << 20;
+pub(crate) const STDIN_LIMIT: usize = 64 << 20;
 
 /// Read a command from an argument or `-` (stdin). Invalid UTF-8 is an error.
-pub fn read_command(arg: &str) -> Result<String, String> {
+pub(crate) fn read_command(arg: &str) -> Result<String, String> {
     if arg != "-" {
         return Ok(arg.to_string());
     }

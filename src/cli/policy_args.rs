@@ -25,7 +25,7 @@ impl From<ModeArg> for Mode {
 }
 
 #[derive(Args, Debug, Clone, Default)]
-pub struct PolicyArgs {
+pub(super) struct PolicyArgs {
     /// Config file (default: $SHELLGATE_CONFIG, else $XDG_CONFIG_HOME/shellgate/config.toml).
     #[arg(long, value_name = "PATH")]
     pub config: Option<PathBuf>,
@@ -49,7 +49,7 @@ pub struct PolicyArgs {
 
 impl PolicyArgs {
     /// The config for a command run in `cwd`; problems are printed to stderr once.
-    pub fn load(&self, cwd: Option<&str>) -> LoadedConfig {
+    pub(super) fn load(&self, cwd: Option<&str>) -> LoadedConfig {
         if self.no_config {
             return LoadedConfig::defaults();
         }
@@ -61,7 +61,7 @@ impl PolicyArgs {
     }
 
     /// The store: none with `--no-config`, else the SQLite database (opened on first use).
-    pub fn store(&self, cfg: &LoadedConfig) -> Box<dyn Store> {
+    pub(super) fn store(&self, cfg: &LoadedConfig) -> Box<dyn Store> {
         if self.no_config {
             Box::new(NullStore)
         } else {
@@ -69,7 +69,7 @@ impl PolicyArgs {
         }
     }
 
-    pub fn request(&self, command: &str, ctx: shellgate::Context) -> Request {
+    pub(super) fn request(&self, command: &str, ctx: shellgate::Context) -> Request {
         let mut r = Request::new(command, ctx);
         r.session = self.session.clone();
         r.harness = self.harness.clone();
@@ -80,7 +80,7 @@ impl PolicyArgs {
 }
 
 /// Print a verdict's warnings (store failures and the like) to stderr.
-pub fn report_warnings(v: &policy::Verdict) {
+pub(super) fn report_warnings(v: &policy::Verdict) {
     for w in &v.warnings {
         eprintln!("shellgate: warning: {w}");
     }

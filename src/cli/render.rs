@@ -4,7 +4,7 @@
 
 use std::fmt::{self, Write};
 
-pub use shellgate::text::display;
+pub(crate) use shellgate::text::display;
 use shellgate::text::{clip, display_text, display_width, quote};
 
 use shellgate::rules::RuleMeta;
@@ -15,13 +15,13 @@ use super::report::Report;
 
 /// Whether to emit ANSI colour escapes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Style {
+pub(crate) struct Style {
     pub color: bool,
 }
 
 /// The `--color` choice.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum ColorChoice {
+pub(crate) enum ColorChoice {
     /// Colour when stdout is a terminal and `NO_COLOR` is unset or empty.
     Auto,
     /// Always colour, even into pipes and when `NO_COLOR` is set.
@@ -33,7 +33,7 @@ pub enum ColorChoice {
 impl Style {
     /// Resolve `--color` against the environment. An explicit `always` wins over `NO_COLOR`
     /// because the user asked for it on this very command line.
-    pub fn resolve(choice: ColorChoice) -> Style {
+    pub(crate) fn resolve(choice: ColorChoice) -> Style {
         use std::io::IsTerminal;
         let color = match choice {
             ColorChoice::Always => true,
@@ -90,7 +90,7 @@ impl Style {
     }
 }
 
-pub fn severity_str(s: Severity) -> &'static str {
+pub(crate) fn severity_str(s: Severity) -> &'static str {
     match s {
         Severity::Block => "block",
         Severity::Approve => "approve",
@@ -99,7 +99,7 @@ pub fn severity_str(s: Severity) -> &'static str {
 
 /// Collects what a writer writes. Writing into memory cannot fail, so the writers' `?` only
 /// passes on a formatter's own error, which collecting into a `String` never raises.
-pub fn render(write: impl Fn(&mut fmt::Formatter<'_>) -> fmt::Result) -> String {
+pub(crate) fn render(write: impl Fn(&mut fmt::Formatter<'_>) -> fmt::Result) -> String {
     fmt::from_fn(write).to_string()
 }
 
@@ -123,7 +123,7 @@ fn write_check(out: &mut impl Write, decision: Decision, findings: &[Finding]) -
 
 /// `check`'s text form of a policy verdict: as [`write_check`] with the policy's decision, plus a
 /// `policy:` line when the policy (not the findings alone) decided it.
-pub fn check_verdict(v: &shellgate::policy::Verdict) -> String {
+pub(crate) fn check_verdict(v: &shellgate::policy::Verdict) -> String {
     use shellgate::policy::DecidedBy;
     render(|out| {
         write_check(out, v.decision, &v.findings)?;
@@ -139,7 +139,7 @@ pub fn check_verdict(v: &shellgate::policy::Verdict) -> String {
 
 /// `explain`'s closing line on the policy: the mode and what decided, when the policy (not
 /// the findings alone) decided it.
-pub fn policy_line(v: &shellgate::policy::Verdict) -> String {
+pub(crate) fn policy_line(v: &shellgate::policy::Verdict) -> String {
     use shellgate::policy::DecidedBy;
     if matches!(
         v.decided_by,
@@ -173,7 +173,7 @@ const LINE_CONTEXT: usize = 40;
 
 /// The lines of `text` that `span` touches, each with its line number and a `^^^` line
 /// under exactly the bytes of the span on that line.
-pub fn underline(text: &str, span: Span, style: &Style, severity: Severity) -> String {
+pub(crate) fn underline(text: &str, span: Span, style: &Style, severity: Severity) -> String {
     render(|out| write_underline(out, text, span, style, severity))
 }
 
@@ -279,7 +279,7 @@ fn write_underline(
 const MAX_MESSAGE_CHARS: usize = 400;
 
 /// The full `explain` report.
-pub fn explain(r: &Report, style: &Style) -> String {
+pub(crate) fn explain(r: &Report, style: &Style) -> String {
     render(|out| write_explain(out, r, style))
 }
 
@@ -381,7 +381,7 @@ fn hermes_str(m: &RuleMeta) -> String {
 }
 
 /// The rule catalog as an aligned table.
-pub fn rules_table(metas: &[&RuleMeta]) -> String {
+pub(crate) fn rules_table(metas: &[&RuleMeta]) -> String {
     let header = ["CODE", "NAME", "SEVERITY", "CATEGORY", "HERMES KEY"];
     let rows: Vec<[String; 5]> = metas
         .iter()
@@ -430,7 +430,7 @@ pub fn rules_table(metas: &[&RuleMeta]) -> String {
 }
 
 /// One rule's docs and examples.
-pub fn rule_docs(m: &RuleMeta) -> String {
+pub(crate) fn rule_docs(m: &RuleMeta) -> String {
     render(|out| write_rule_docs(out, m))
 }
 

@@ -13,7 +13,7 @@ use shellgate::{Analysis, Decision, Finding, Severity};
 
 /// One finding as `explain` reports it.
 #[derive(Debug, Serialize)]
-pub struct FindingReport {
+pub(crate) struct FindingReport {
     pub rule: &'static str,
     pub name: &'static str,
     pub severity: Severity,
@@ -34,7 +34,7 @@ pub struct FindingReport {
 
 /// A span of the original command that holds code the finding came from.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct SourceSpan {
+pub(crate) struct SourceSpan {
     /// What the span is (`heredoc read by bash`).
     pub label: String,
     pub span: [usize; 2],
@@ -71,7 +71,7 @@ fn sources_for(a: &Analysis, f: &Finding) -> Vec<SourceSpan> {
 
 /// What was analysed, for the summary line.
 #[derive(Debug, Serialize)]
-pub struct Summary {
+pub(crate) struct Summary {
     /// Simple commands lowered (including nested ones).
     pub commands: usize,
     /// Distinct programs run, in order of first appearance.
@@ -80,7 +80,7 @@ pub struct Summary {
 
 /// The whole explanation of one command.
 #[derive(Debug, Serialize)]
-pub struct Report {
+pub(crate) struct Report {
     pub command: String,
     pub decision: Decision,
     pub findings: Vec<FindingReport>,
@@ -259,7 +259,7 @@ fn evidence_for(
 
 /// Build the report of the policy's verdict on a command run from directory `start`: its
 /// decision and findings (after `[severity]` overrides), explained by its analysis.
-pub fn report(v: &Verdict, start: Option<&str>) -> Report {
+pub(crate) fn report(v: &Verdict, start: Option<&str>) -> Report {
     let a = &v.analysis;
     let paths = if v.findings.iter().any(|f| f.cmd.is_some()) {
         sink_paths(a)

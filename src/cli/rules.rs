@@ -10,7 +10,7 @@ use super::{EXIT_INTERNAL, EXIT_USAGE};
 use shellgate::rules::{RULES, RuleMeta, find};
 
 #[derive(Args, Debug)]
-pub struct RulesArgs {
+pub(super) struct RulesArgs {
     /// A rule code (`SG1001`) or name (`recursive-delete-critical-path`); omit to list all rules.
     id: Option<String>,
     /// Print JSON: an array of rules, or one rule object when ID is given.
@@ -35,7 +35,7 @@ fn print_json<T: serde::Serialize + ?Sized>(v: &T) -> i32 {
     }
 }
 
-pub fn run(args: RulesArgs) -> i32 {
+pub(super) fn run(args: RulesArgs) -> i32 {
     let Some(id) = &args.id else {
         let metas: Vec<&RuleMeta> = RULES.iter().map(|r| r.meta()).collect();
         if args.json {

@@ -339,3 +339,70 @@ macro_rules! ch_rec_of {
         rec_of!($prog, rec_ch!(), $target)
     };
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::model::paths::catalog::{PathClass, Roots, classify};
+
+    /// The names of a fragment's closing alternation after `after`: `ssh`, `docker/config.json`.
+    fn names(fragment: &str, after: &str) -> Vec<String> {
+        let alternation = fragment
+            .split_once(after)
+            .and_then(|(_, a)| a.strip_suffix(')'))
+            .unwrap_or_else(|| panic!("no `{after}..)` in {fragment}"));
+        alternation
+            .split('|')
+            .map(|n| n.replace(r"\.", "."))
+            .collect()
+    }
+
+    /// Homes as `home_p!` spells them, and as the path catalog resolves them.
+    const HOMES: &[(&str, &str)] = &[
+        ("~/.", "/home/user/."),
+        ("$HOME/.", "/home/user/."),
+        ("/home/bob/.", "/home/bob/."),
+        ("/Users/alice/.", "/Users/alice/."),
+        ("/root/.", "/root/."),
+    ];
+
+    /// Hermes's home as `hermes_home!` spells it.
+    const HERMES: &[(&str, &str)] = &[
+        ("~/.hermes/", "/home/user/.hermes/"),
+        ("${HOME}/.hermes/", "/home/user/.hermes/"),
+        ("$HERMES_HOME/", "/home/user/.hermes/"),
+    ];
+
+    /// Every credential and shell-startup file (and Hermes file) the fallback catalog names
+    /// is a row of the path catalog of the same class, so the text scan cannot drift from
+    /// what the model knows: a name added to `cred!`/`rc!` needs its catalog row.
+    #[test]
+    fn every_credential_and_startup_fragment_is_a_path_catalog_row() {
+        let roots = Roots {
+            home: Some("/home/user"),
+            hermes: Some("/home/user/.hermes"),
+            cwd: Some("/home/user/project"),
+        };
+        let fragments = [
+            (cred!(), r"/\.(?:", HOMES, PathClass::Credential),
+            (rc!(), r"/\.(?:", HOMES, PathClass::ShellStartup),
+            (hermes_cfg!(), "/(?:", HERMES, PathClass::HarnessConfig),
+        ];
+        for (fragment, after, homes, class) in fragments {
+            let re = regex::Regex::new(&format!("^{fragment}$")).expect("fragment compiles");
+            let names = names(fragment, after);
+            assert!(!names.is_empty(), "{fragment}");
+            for name in names {
+                for (written, home) in homes {
+                    let text = format!("{written}{name}");
+                    assert!(re.is_match(&text), "{fragment} does not match {text}");
+                    let path = format!("{home}{name}");
+                    assert_eq!(
+                        classify(&path, roots).class,
+                        class,
+                        "{path} (from {fragment})"
+                    );
+                }
+            }
+        }
+    }
+}

@@ -23,7 +23,7 @@ enum Lits {
 
 /// The strings one of which every match of `regex` contains (lower case), or `None` when
 /// none can be told; `None` also for a regex that does not parse (the engine skips it).
-pub fn required(regex: &str) -> Option<Vec<Vec<u8>>> {
+pub(crate) fn required(regex: &str) -> Option<Vec<Vec<u8>>> {
     let hir = regex_syntax::ParserBuilder::new()
         .unicode(false)
         .utf8(false)
@@ -38,7 +38,7 @@ pub fn required(regex: &str) -> Option<Vec<Vec<u8>>> {
 }
 
 /// Does `hay_lower` (the text in ASCII lower case) contain one of `set`?
-pub fn any_in(hay_lower: &[u8], set: &[Vec<u8>]) -> bool {
+pub(crate) fn any_in(hay_lower: &[u8], set: &[Vec<u8>]) -> bool {
     set.iter()
         .any(|s| memchr::memmem::find(hay_lower, s).is_some())
 }

@@ -7,6 +7,10 @@ mod env;
 mod frame;
 pub mod hooks;
 mod inline;
+#[expect(
+    unreachable_pub,
+    reason = "interp/lexer.rs is being replaced (issue 22's embedded-languages work); drop this with it"
+)]
 pub mod interp;
 mod lower;
 pub mod opts;

@@ -13,7 +13,7 @@ fn cap(s: String) -> Option<String> {
 }
 
 /// What the command prints on stdout, when that is known without running it.
-pub fn output_of(cmd: &Command, stdin: Option<&str>) -> Option<String> {
+pub(crate) fn output_of(cmd: &Command, stdin: Option<&str>) -> Option<String> {
     if !cmd.wrappers.is_empty() && cmd.wrappers.iter().any(|w| w.name == "xargs") {
         return None;
     }

@@ -16,7 +16,7 @@ const MAX_BRACE_DEPTH: usize = 16;
 
 /// How the word is used, which decides which expansions bash applies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum WordMode {
+pub(crate) enum WordMode {
     /// Command name or argument: brace expansion, tilde, word splitting.
     Argument,
     /// Right side of `X=...`: tilde after `=` and `:`, no splitting, no braces.
@@ -107,7 +107,7 @@ fn ifs_of(env: &Env) -> Option<String> {
 }
 
 /// Decode the escapes of `$'...'` content as bash does.
-pub fn decode_ansi_c(body: &str) -> String {
+pub(crate) fn decode_ansi_c(body: &str) -> String {
     let mut out = String::new();
     let chars: Vec<char> = body.chars().collect();
     let mut i = 0;

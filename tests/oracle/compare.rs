@@ -6,7 +6,7 @@ use shellgate::model::{Command, Piece, Script, Word};
 
 /// One model word as a pattern over bash's fields.
 #[derive(Debug, Clone)]
-pub enum Elem {
+pub(crate) enum Elem {
     /// A known word: exactly one field with this text.
     Exact(String),
     /// A known word with unquoted glob characters: the text itself, or one or more fields
@@ -17,7 +17,7 @@ pub enum Elem {
 }
 
 #[derive(Debug, Clone, PartialEq)]
-pub enum GlobTok {
+pub(crate) enum GlobTok {
     Ch(char),
     Star,
     Question,
@@ -26,7 +26,7 @@ pub enum GlobTok {
 }
 
 /// The pattern of one word.
-pub fn elem(w: &Word) -> Elem {
+pub(crate) fn elem(w: &Word) -> Elem {
     // A substitution's output in the sandbox is what its stubs print (nothing): the word's
     // value there says nothing about the model's.
     if !w.substitutions.is_empty() {
@@ -100,7 +100,7 @@ fn base(s: &str) -> &str {
 }
 
 /// Does the pattern sequence match `argv` exactly (the first word by basename)?
-pub fn seq_match(elems: &[Elem], argv: &[String]) -> bool {
+pub(crate) fn seq_match(elems: &[Elem], argv: &[String]) -> bool {
     fn go(e: &[Elem], a: &[String], first: bool) -> bool {
         let Some((head, rest)) = e.split_first() else {
             return a.is_empty();
@@ -133,7 +133,7 @@ pub fn seq_match(elems: &[Elem], argv: &[String]) -> bool {
 }
 
 /// The argv forms of a model command: with every suffix of its wrapper chain in front.
-pub fn forms(c: &Command) -> Vec<Vec<Elem>> {
+pub(crate) fn forms(c: &Command) -> Vec<Vec<Elem>> {
     // A wrapper given no command (`sudo -i`, `su - bob`) starts a shell the model names with
     // the wrapper's own span; bash's argv holds no word for it.
     let implicit = c
@@ -177,7 +177,7 @@ pub fn forms(c: &Command) -> Vec<Vec<Elem>> {
 
 /// How a logged argv relates to the model.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Found {
+pub(crate) enum Found {
     /// Some command (or wrapped form) matches it exactly.
     Exact,
     /// bash ran a wrapper the model peeled and the wrapped command matches the argv's tail
@@ -186,7 +186,7 @@ pub enum Found {
     Missing,
 }
 
-pub fn find(script: &Script, argv: &[String]) -> Found {
+pub(crate) fn find(script: &Script, argv: &[String]) -> Found {
     let mut wrapped = false;
     for c in &script.commands {
         if c.argv.is_empty() && c.wrappers.is_empty() {
@@ -251,7 +251,7 @@ fn inner_split_match(inner: &[Elem], rest: &[String]) -> bool {
 
 /// Model commands that bash is expected to log when the script has no branches: programs at
 /// the top level (not inside nested code other than substitutions), not builtins or functions.
-pub fn expected_to_run<'a>(script: &'a Script, logged_names: &[&str]) -> Vec<&'a Command> {
+pub(crate) fn expected_to_run<'a>(script: &'a Script, logged_names: &[&str]) -> Vec<&'a Command> {
     let _ = logged_names;
     script
         .commands

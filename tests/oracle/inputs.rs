@@ -8,7 +8,7 @@ use shellgate::corpus;
 
 /// One oracle case.
 #[derive(Debug, Clone)]
-pub struct Case {
+pub(crate) struct Case {
     pub cmd: String,
     /// Where it came from (`corpus`, `tldr`, `script`, `respell:<kind>`).
     pub group: String,
@@ -19,32 +19,32 @@ pub struct Case {
 }
 
 /// splitmix64: a tiny fixed-seed generator (no dependency, same numbers everywhere).
-pub struct Rng(u64);
+pub(crate) struct Rng(u64);
 
 impl Rng {
-    pub fn new(seed: u64) -> Rng {
+    pub(crate) fn new(seed: u64) -> Rng {
         Rng(seed)
     }
-    pub fn next(&mut self) -> u64 {
+    pub(crate) fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
         z ^ (z >> 31)
     }
-    pub fn below(&mut self, n: usize) -> usize {
+    pub(crate) fn below(&mut self, n: usize) -> usize {
         (self.next() % n.max(1) as u64) as usize
     }
 }
 
-pub const SEED: u64 = 0x5e11_9a7e_0008;
+pub(crate) const SEED: u64 = 0x5e11_9a7e_0008;
 
 fn corpus_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("corpus")
 }
 
 /// Every corpus case: (command, expected decision).
-pub fn corpus_cases() -> Vec<(String, String)> {
+pub(crate) fn corpus_cases() -> Vec<(String, String)> {
     let files = corpus::files(&corpus_dir()).expect("corpus directory lists");
     let mut out = Vec::new();
     for f in files {
@@ -56,7 +56,7 @@ pub fn corpus_cases() -> Vec<(String, String)> {
 }
 
 /// Where the shared corpora are, when present.
-pub fn shared_corpora() -> Option<PathBuf> {
+pub(crate) fn shared_corpora() -> Option<PathBuf> {
     let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora");
     let alt = PathBuf::from("/work/shared/corpora");
     [p, alt]
@@ -66,7 +66,7 @@ pub fn shared_corpora() -> Option<PathBuf> {
 
 /// A fixed sample of unique shell commands from `tldr.jsonl` and `nl2bash.jsonl`: every
 /// `step`-th unique command, in file order (`kind: keypress` records are not shell).
-pub fn shared_sample(dir: &std::path::Path, per_file: usize) -> Vec<(String, String)> {
+pub(crate) fn shared_sample(dir: &std::path::Path, per_file: usize) -> Vec<(String, String)> {
     let mut out = Vec::new();
     for (file, label) in [("tldr.jsonl", "tldr"), ("nl2bash.jsonl", "nl2bash")] {
         let Ok(text) = std::fs::read_to_string(dir.join(file)) else {
@@ -100,7 +100,7 @@ pub fn shared_sample(dir: &std::path::Path, per_file: usize) -> Vec<(String, Str
 }
 
 /// Multi-line scripts joining random single-line commands with newlines, `;`, `&&`, `||`, `|`.
-pub fn scripts(pool: &[String], n: usize, rng: &mut Rng) -> Vec<String> {
+pub(crate) fn scripts(pool: &[String], n: usize, rng: &mut Rng) -> Vec<String> {
     let singles: Vec<&String> = pool
         .iter()
         .filter(|c| !c.contains('\n') && !c.contains('#') && c.len() < 200 && !c.ends_with('\\'))
@@ -126,7 +126,7 @@ pub fn scripts(pool: &[String], n: usize, rng: &mut Rng) -> Vec<String> {
 
 /// Split a one-line command into top-level words with their byte ranges, when it is a plain
 /// sequence of words (quotes allowed; no operators, substitutions, comments or heredocs).
-pub fn top_words(cmd: &str) -> Option<Vec<(usize, usize)>> {
+pub(crate) fn top_words(cmd: &str) -> Option<Vec<(usize, usize)>> {
     let b = cmd.as_bytes();
     let mut words = Vec::new();
     let mut i = 0;
@@ -202,7 +202,7 @@ const ATTACHABLE: &[(&str, &[&str])] = &[
 ];
 
 /// Metamorphic respellings of one dangerous command; each must keep its decision.
-pub fn respellings(cmd: &str, rng: &mut Rng) -> Vec<(String, &'static str)> {
+pub(crate) fn respellings(cmd: &str, rng: &mut Rng) -> Vec<(String, &'static str)> {
     let mut out: Vec<(String, &'static str)> = Vec::new();
     let one_line = !cmd.contains('\n');
     let plain_end = !cmd.trim_end().ends_with(['\\', '&', ';']);

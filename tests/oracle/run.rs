@@ -16,7 +16,7 @@ const BATCH: usize = 120;
 
 /// One case after bash ran it and shellgate analysed it.
 #[derive(Debug)]
-pub struct Outcome {
+pub(crate) struct Outcome {
     pub case: Case,
     pub run: Run,
     pub decision: Decision,
@@ -41,7 +41,7 @@ fn workers() -> usize {
 }
 
 /// Absolute program paths the cases mention, so the sandbox can stub them.
-pub fn stub_paths(cases: &[Case]) -> Vec<String> {
+pub(crate) fn stub_paths(cases: &[Case]) -> Vec<String> {
     let mut set = std::collections::BTreeSet::new();
     for dir in ["/usr/bin", "/usr/sbin", "/bin", "/sbin"] {
         if let Ok(rd) = std::fs::read_dir(dir) {
@@ -71,7 +71,7 @@ pub fn stub_paths(cases: &[Case]) -> Vec<String> {
 }
 
 /// Run every case: bash in the sandbox (batched, `workers()` in parallel), then shellgate.
-pub fn run_all(sb: &Sandbox, cases: Vec<Case>) -> Result<Vec<Outcome>, String> {
+pub(crate) fn run_all(sb: &Sandbox, cases: Vec<Case>) -> Result<Vec<Outcome>, String> {
     let batches: Vec<Vec<Case>> = cases.chunks(BATCH).map(|c| c.to_vec()).collect();
     let next = Mutex::new(0usize);
     let results: Mutex<Vec<(usize, Vec<Outcome>)>> = Mutex::new(Vec::new());
@@ -296,7 +296,12 @@ fn over_approximations(script: &shellgate::model::Script, logged: &[Vec<String>]
 }
 
 /// The divergence class of one argv bash ran that the model lacks.
-pub fn classify(cmd: &str, argv: &[String], run: &Run, a: &shellgate::Analysis) -> &'static str {
+pub(crate) fn classify(
+    cmd: &str,
+    argv: &[String],
+    run: &Run,
+    a: &shellgate::Analysis,
+) -> &'static str {
     use shellgate::model::IssueKind;
     let lines: Vec<&str> = cmd.lines().collect();
     if run.corrupt {
@@ -466,7 +471,10 @@ fn regex_lite_redirect_then_word(cmd: &str) -> bool {
 }
 
 /// A report of every divergence, grouped by class, with up to `per_class` examples each.
-pub fn report(outs: &[Outcome], per_class: usize) -> (BTreeMap<&'static str, usize>, String) {
+pub(crate) fn report(
+    outs: &[Outcome],
+    per_class: usize,
+) -> (BTreeMap<&'static str, usize>, String) {
     let mut counts: BTreeMap<&'static str, usize> = BTreeMap::new();
     let mut examples: BTreeMap<&'static str, Vec<String>> = BTreeMap::new();
     for o in outs {

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 /// Where the real bash lives inside the sandbox (not on any PATH).
 const BASH: &str = "/opt/oracle/bash";
 /// Builtins disabled in every case so that they reach `command_not_found_handle`.
-pub const DISABLED: &[&str] = &[
+pub(crate) const DISABLED: &[&str] = &[
     "echo", "printf", "true", "false", "pwd", "kill", "type", "hash", "times", "umask", "ulimit",
     "help", "history", "fc", "logout", "suspend", "disown", "jobs", "fg", "bg", "wait",
 ];
@@ -27,7 +27,7 @@ const CASE_SECONDS: u32 = 4;
 
 /// What bash did for one case.
 #[derive(Debug, Clone, Default)]
-pub struct Run {
+pub(crate) struct Run {
     /// Every argv that reached the handler, in log order.
     pub argvs: Vec<Vec<String>>,
     /// The case was killed by the watchdog (it ran longer than `CASE_SECONDS`).
@@ -37,7 +37,7 @@ pub struct Run {
 }
 
 /// A prepared sandbox root, reusable by many batches.
-pub struct Sandbox {
+pub(crate) struct Sandbox {
     root: tempfile::TempDir,
     /// Run bwrap as this unprivileged uid (when the test runs as root).
     drop_to: Option<u32>,
@@ -125,7 +125,7 @@ done < /w/cases
 impl Sandbox {
     /// Build the sandbox root. `stubs` are absolute program paths (`/bin/rm`) that must exist
     /// so that bash executes them (and the stub logs them) instead of failing.
-    pub fn new(stubs: &[String]) -> Result<Sandbox, String> {
+    pub(crate) fn new(stubs: &[String]) -> Result<Sandbox, String> {
         which("bwrap").ok_or_else(|| {
             fail("`bwrap` (Debian package bubblewrap) is not installed; .ci/run installs it".into())
         })?;
@@ -225,7 +225,7 @@ impl Sandbox {
     }
 
     /// Run `cases` in one bubblewrap, one bash per case; `worker` picks the uid.
-    pub fn run_batch(&self, cases: &[String], worker: u32) -> Result<Vec<Run>, String> {
+    pub(crate) fn run_batch(&self, cases: &[String], worker: u32) -> Result<Vec<Run>, String> {
         let w = tempfile::Builder::new()
             .prefix("sg-oracle-w-")
             .tempdir()
@@ -342,7 +342,7 @@ impl Sandbox {
 }
 
 /// Parse `argc len:bytes len:bytes ...\n` records.
-pub fn parse_log(bytes: &[u8]) -> Run {
+pub(crate) fn parse_log(bytes: &[u8]) -> Run {
     let mut run = Run::default();
     let mut i = 0;
     let num = |i: &mut usize, end: u8| -> Option<usize> {
@@ -422,7 +422,7 @@ fn chown(p: &Path, uid: u32) -> Result<(), String> {
 }
 
 /// Render an argv for messages.
-pub fn show(argv: &[String]) -> String {
+pub(crate) fn show(argv: &[String]) -> String {
     let mut s = String::new();
     for (i, a) in argv.iter().enumerate() {
         if i > 0 {

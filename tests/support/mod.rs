@@ -1,6 +1,13 @@
 //! Helpers shared by the robustness test files: corpus seeds, fixed-seed proptest runners,
 //! a crude quote-aware scanner used to decide which rewrites are sound, and the binary path.
-#![allow(dead_code)]
+#![expect(
+    clippy::print_stderr,
+    reason = "the shared test helpers report what they skipped or measured on stderr"
+)]
+#![allow(
+    dead_code,
+    reason = "shared by several crates (test files, benches, examples), each using a part; `expect` would fail in those that use it all"
+)]
 
 use std::path::PathBuf;
 
@@ -8,12 +15,12 @@ use proptest::test_runner::{Config, RngSeed};
 use shellgate::{Context, Decision, corpus};
 
 /// The repository's corpus directory.
-pub fn corpus_dir() -> PathBuf {
+pub(crate) fn corpus_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("corpus")
 }
 
 /// Every corpus command labelled `expect`, in file order.
-pub fn seeds(expect: &str) -> Vec<String> {
+pub(crate) fn seeds(expect: &str) -> Vec<String> {
     let files = corpus::files(&corpus_dir()).expect("corpus directory lists");
     let mut out = Vec::new();
     for f in files {
@@ -29,7 +36,7 @@ pub fn seeds(expect: &str) -> Vec<String> {
 /// Corpus commands labelled `expect` that shellgate currently decides as labelled (for `ask`:
 /// not `allow`), so a metamorphic failure is caused by the rewrite, not by the seed. Seeds
 /// that already fail are printed: the corpus test reports them too.
-pub fn passing_seeds(expect: &str) -> Vec<String> {
+pub(crate) fn passing_seeds(expect: &str) -> Vec<String> {
     let (ok, bad): (Vec<String>, Vec<String>) = seeds(expect).into_iter().partition(|c| {
         let d = decide(c);
         match expect {
@@ -47,7 +54,7 @@ pub fn passing_seeds(expect: &str) -> Vec<String> {
 /// A proptest config with a fixed seed (so a known bypass never makes CI flaky) and no
 /// regression files written into the source tree. `PROPTEST_RNG_SEED` / `PROPTEST_CASES`
 /// in the environment still override it for exploration runs.
-pub fn config(cases: u32) -> Config {
+pub(crate) fn config(cases: u32) -> Config {
     let mut c = Config::with_cases(cases);
     c.failure_persistence = None;
     c.rng_seed = match std::env::var("PROPTEST_RNG_SEED") {
@@ -64,18 +71,18 @@ pub fn config(cases: u32) -> Config {
     c
 }
 
-pub fn decide(cmd: &str) -> Decision {
+pub(crate) fn decide(cmd: &str) -> Decision {
     shellgate::policy::decide_default(&shellgate::analyze(cmd, &Context::fixture()))
 }
 
 /// Path of the built `shellgate` binary.
-pub fn bin() -> &'static str {
+pub(crate) fn bin() -> &'static str {
     env!("CARGO_BIN_EXE_shellgate")
 }
 
 /// What a command looks like at the top level, judged without shellgate's parser.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Shape {
+pub(crate) enum Shape {
     /// One simple command: no unquoted `; & | newline ( ) { }` or backquote.
     Simple,
     /// Simple commands joined by single `|` only.
@@ -86,7 +93,7 @@ pub enum Shape {
 
 /// Classify `cmd` by scanning it with single/double quote and backslash tracking. `$'..'` is
 /// treated like `'..'`, which is conservative for the characters it can hide.
-pub fn shape(cmd: &str) -> Shape {
+pub(crate) fn shape(cmd: &str) -> Shape {
     let b = cmd.as_bytes();
     let mut i = 0;
     let mut sq = false;
@@ -139,13 +146,13 @@ pub fn shape(cmd: &str) -> Shape {
 }
 
 /// Characters a plain program word may consist of (safe inside any quoting).
-pub fn is_plain_word_char(c: char) -> bool {
+pub(crate) fn is_plain_word_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '/' | '+' | '-')
 }
 
 /// Split `cmd` into its first word and the rest when the first word is plain text
 /// (`rm`, `/usr/bin/rm`, `mkfs.ext4`) followed by a space or the end.
-pub fn first_plain_word(cmd: &str) -> Option<(&str, &str)> {
+pub(crate) fn first_plain_word(cmd: &str) -> Option<(&str, &str)> {
     let end = cmd
         .char_indices()
         .find(|&(_, c)| !is_plain_word_char(c))
@@ -166,13 +173,13 @@ pub fn first_plain_word(cmd: &str) -> Option<(&str, &str)> {
 }
 
 /// Reserved words: quoting them or putting something in front changes what they mean.
-pub const KEYWORDS: &[&str] = &[
+pub(crate) const KEYWORDS: &[&str] = &[
     "if", "then", "else", "elif", "fi", "for", "while", "until", "do", "done", "case", "esac",
     "select", "function", "time", "in", "coproc",
 ];
 
 /// Builtins that a wrapper program (`sudo`, `env`, `nice`, ...) could not run.
-pub const BUILTINS: &[&str] = &[
+pub(crate) const BUILTINS: &[&str] = &[
     "cd", "pushd", "popd", "export", "declare", "typeset", "local", "readonly", "eval", "exec",
     "command", "source", ".", "set", "unset", "alias", "unalias", "trap", "let", "shift", "wait",
     "ulimit", "umask", "builtin", "type", "hash", "jobs", "fg", "bg", "disown", "enable", "shopt",

@@ -5,7 +5,7 @@ use std::path::Path;
 use serde_json::Value;
 
 /// Every validation error of `v` against the named vendored schema (empty when valid).
-pub fn validate(schema_file: &str, v: &Value) -> Vec<String> {
+pub(crate) fn validate(schema_file: &str, v: &Value) -> Vec<String> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/hooks/schemas")
         .join(schema_file);

@@ -52,7 +52,7 @@ impl Default for LowerLimits {
     }
 }
 
-pub struct Lowerer<'a> {
+pub(crate) struct Lowerer<'a> {
     pub(super) norm: &'a Normalized,
     pub(super) user: Option<String>,
     pub(super) script: Script,
