@@ -38,6 +38,23 @@ pub fn matches(pattern: &str, text: &str) -> bool {
     match_chars(&p, &t)
 }
 
+/// Escape `text` so that every character matches literally: `*`, `?` and `[` are written
+/// `[*]`, `[?]`, `[[]`, which bash's patterns and fnmatch both read as the character itself.
+pub fn escape(text: &str) -> String {
+    let mut s = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '*' | '?' | '[' => {
+                s.push('[');
+                s.push(c);
+                s.push(']');
+            }
+            _ => s.push(c),
+        }
+    }
+    s
+}
+
 /// Iterative matcher with single-star backtracking: linear in practice and never
 /// exponential, whatever the pattern (a deny list is user input).
 pub fn match_chars(p: &[char], t: &[char]) -> bool {

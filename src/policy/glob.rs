@@ -11,21 +11,9 @@ pub fn matches(pattern: &str, text: &str) -> bool {
     crate::glob::match_chars(&p, &t)
 }
 
-/// Escape `text` so that [`matches`] treats every character literally.
-pub fn escape(text: &str) -> String {
-    let mut s = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '*' | '?' | '[' => {
-                s.push('[');
-                s.push(c);
-                s.push(']');
-            }
-            _ => s.push(c),
-        }
-    }
-    s
-}
+/// Escape `text` so that [`matches`] treats every character literally (the crate's one
+/// escape, [`crate::glob::escape`]).
+pub use crate::glob::escape;
 
 #[cfg(test)]
 mod tests {
