@@ -5,6 +5,7 @@
 //! [`rules`] (with [`fallback`] for what does not parse) → findings → decision.
 
 pub mod boundary;
+pub mod checkpoint;
 pub mod corpus;
 pub mod fallback;
 pub mod glob;

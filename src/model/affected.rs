@@ -96,9 +96,9 @@ pub enum Target {
         roots: Vec<String>,
         filter: Option<FindFilter>,
     },
-    /// The untracked files `git clean` removes: `args` are its options and pathspecs,
-    /// replayed with `-n` at checkpoint time.
-    GitClean { at: GitAt, args: Vec<String> },
+    /// The untracked files `git clean` removes, listed by `git clean -n` with the same
+    /// options at checkpoint time.
+    GitClean { at: GitAt, clean: GitClean },
     /// Work-tree files `git checkout`/`git restore` overwrite: those of `paths` that differ
     /// from the index (or from `source`).
     GitCheckout {
@@ -106,14 +106,30 @@ pub enum Target {
         source: Option<String>,
         paths: Vec<String>,
     },
-    /// Every uncommitted change `git reset --hard` discards (and the branch tip it moves).
-    GitResetHard { at: GitAt },
+    /// Every uncommitted change to tracked files, which `git reset --hard`, `git checkout
+    /// -f` and `git switch --discard-changes` discard (and the branch tip they move).
+    GitUncommitted { at: GitAt },
     /// Stash entries `git stash drop`/`pop` (`which`) or `git stash clear` (`None`) remove.
     GitStashDrop { at: GitAt, which: Option<String> },
     /// Branch tips `git branch -D` removes.
     GitBranchDelete { at: GitAt, names: Vec<String> },
     /// Known only at run time: what it is, for the person.
     Unknown { what: String },
+}
+
+/// The options of a `git clean` that decide what it removes.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct GitClean {
+    /// `-d`: untracked directories too.
+    pub dirs: bool,
+    /// `-x` (ignored files too) or `-X` (only ignored files).
+    pub ignored: Option<char>,
+    /// `-f` given twice: nested repositories too.
+    pub force_twice: bool,
+    /// `-e PATTERN` values.
+    pub excludes: Vec<String>,
+    /// Pathspecs.
+    pub paths: Vec<String>,
 }
 
 /// One item: which command, where in the text, how and what.
@@ -539,12 +555,34 @@ fn git(cx: &mut Cx) {
             if !o.flag('f', "force") || o.flag('n', "dry-run") {
                 return;
             }
-            match lits(&o.after_sub(args).iter().collect::<Vec<_>>()) {
-                Some(args) => cx.push(cmd.span, Change::Delete, Target::GitClean { at, args }),
-                None => unknown(cx, "what `git clean` removes"),
-            }
+            let excludes: Option<Vec<String>> = o
+                .named(&["e", "exclude"])
+                .map(|x| value_word(args, x).and_then(|w| w.lit()))
+                .collect();
+            let (Some(excludes), Some(paths)) = (excludes, lits(&o.operand_words(args))) else {
+                return unknown(cx, "what `git clean` removes");
+            };
+            let clean = GitClean {
+                dirs: o.short('d'),
+                ignored: ['X', 'x'].into_iter().find(|c| o.short(*c)),
+                force_twice: o.named(&["f", "force"]).count() > 1,
+                excludes,
+                paths,
+            };
+            cx.push(cmd.span, Change::Delete, Target::GitClean { at, clean });
         }
-        "checkout" | "restore" => {
+        "checkout" | "restore" | "switch" => {
+            let discards_all = match sub {
+                "switch" => o.flag('f', "force") || o.long("discard-changes"),
+                "checkout" => o.flag('f', "force"),
+                _ => false,
+            };
+            if discards_all {
+                return cx.push(cmd.span, Change::GitDiscard, Target::GitUncommitted { at });
+            }
+            if sub == "switch" {
+                return;
+            }
             let Some((source, paths)) = git_checkout_paths(cmd) else {
                 return;
             };
@@ -563,7 +601,7 @@ fn git(cx: &mut Cx) {
                 .iter()
                 .any(|x| x.long && !x.name.is_empty() && "hard".starts_with(x.name.as_str()));
             if hard {
-                cx.push(cmd.span, Change::GitDiscard, Target::GitResetHard { at });
+                cx.push(cmd.span, Change::GitDiscard, Target::GitUncommitted { at });
             }
         }
         "stash" => {
@@ -920,13 +958,35 @@ mod tests {
                 Change::Delete,
                 Target::GitClean {
                     at: at.clone(),
-                    args: vec!["-fdx".into(), "-e".into(), "keep".into()]
+                    clean: GitClean {
+                        dirs: true,
+                        ignored: Some('x'),
+                        force_twice: false,
+                        excludes: vec!["keep".into()],
+                        paths: Vec::new(),
+                    }
                 }
             )]
         );
         assert_eq!(
             of("git -C app reset --hard HEAD~1"),
-            vec![(Change::GitDiscard, Target::GitResetHard { at: at.clone() })]
+            vec![(
+                Change::GitDiscard,
+                Target::GitUncommitted { at: at.clone() }
+            )]
+        );
+        assert_eq!(
+            of("git -C app checkout -f main; git -C app switch --discard-changes x"),
+            vec![
+                (
+                    Change::GitDiscard,
+                    Target::GitUncommitted { at: at.clone() }
+                ),
+                (
+                    Change::GitDiscard,
+                    Target::GitUncommitted { at: at.clone() }
+                ),
+            ]
         );
         assert_eq!(
             of("git -C app checkout HEAD~2 -- src a.rs"),
