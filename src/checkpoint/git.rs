@@ -218,7 +218,10 @@ pub fn unquote(s: &str) -> Vec<u8> {
             b'v' => 11,
             b'f' => 12,
             b'r' => b'\r',
-            b'0'..=b'3' if b.get(i..i + 2).is_some_and(|d| d.iter().all(|x| (b'0'..=b'7').contains(x))) => {
+            b'0'..=b'3'
+                if b.get(i..i + 2)
+                    .is_some_and(|d| d.iter().all(|x| (b'0'..=b'7').contains(x))) =>
+            {
                 let v = (c - b'0') * 64 + (b[i] - b'0') * 8 + (b[i + 1] - b'0');
                 i += 2;
                 v

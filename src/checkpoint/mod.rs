@@ -126,7 +126,11 @@ pub fn write(
     let shadow = Shadow::for_project(&settings.dir, &scope.project);
     let mut m = store::empty_manifest(meta.id, meta.time, &scope.project, meta.cwd, meta.command);
     m.roots = plan.roots;
-    m.absent = plan.absent.iter().map(|p| manifest::StoredPath::of(p)).collect();
+    m.absent = plan
+        .absent
+        .iter()
+        .map(|p| manifest::StoredPath::of(p))
+        .collect();
     m.skipped = plan.skipped;
     m.notes = plan.notes;
     m.git = plan.git.into_iter().find(|g| !g.is_empty());
@@ -148,7 +152,11 @@ pub fn summary(files: usize, bytes: u64, roots: &[manifest::Root], git: bool) ->
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or(p);
-            if r.recursive { format!("{name}/") } else { name }
+            if r.recursive {
+                format!("{name}/")
+            } else {
+                name
+            }
         })
         .collect();
     if roots.len() > 3 {

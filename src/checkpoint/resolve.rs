@@ -42,7 +42,11 @@ impl Scope {
             return Some("a temporary path".into());
         }
         match &self.home {
-            Some(h) if within(&s, &h.to_string_lossy()) && fold(&s) != fold(&h.to_string_lossy()) => None,
+            Some(h)
+                if within(&s, &h.to_string_lossy()) && fold(&s) != fold(&h.to_string_lossy()) =>
+            {
+                None
+            }
             _ => Some("outside the workspace and home".into()),
         }
     }
@@ -127,7 +131,11 @@ impl Resolver<'_> {
     }
 
     fn add(&mut self, p: PathBuf, recursive: bool, change: Change) {
-        if !self.roots.iter().any(|(q, r, _)| *q == p && *r == recursive) {
+        if !self
+            .roots
+            .iter()
+            .any(|(q, r, _)| *q == p && *r == recursive)
+        {
             self.roots.push((p, recursive, change));
         }
     }
@@ -284,8 +292,15 @@ impl Resolver<'_> {
     ) -> Result<(), GitError> {
         let mut args = at_args(at);
         args.extend(
-            ["diff", "--name-only", "-z", "--no-ext-diff", "--no-renames", "--no-relative"]
-                .map(String::from),
+            [
+                "diff",
+                "--name-only",
+                "-z",
+                "--no-ext-diff",
+                "--no-renames",
+                "--no-relative",
+            ]
+            .map(String::from),
         );
         args.extend(source.map(String::from));
         args.push("--".into());
@@ -539,7 +554,10 @@ impl Resolver<'_> {
         let (mut over_total, mut over_bytes) = (0usize, 0u64);
         for (size, p) in files {
             let why = if size > self.settings.max_file {
-                Some(format!("over the {} per-file cap", human(self.settings.max_file)))
+                Some(format!(
+                    "over the {} per-file cap",
+                    human(self.settings.max_file)
+                ))
             } else if total + size > self.settings.max_total {
                 over_total += 1;
                 over_bytes += size;
@@ -621,8 +639,7 @@ fn selects(f: &FindFilter, p: &Path, m: &std::fs::Metadata, depth: usize) -> boo
     };
     (f.types.is_empty() || f.types.contains(&letter))
         && f.names.iter().all(|g| crate::glob::matches(g, &name))
-        && f
-            .inames
+        && f.inames
             .iter()
             .all(|g| crate::policy::glob::matches(g, &name))
 }
@@ -644,8 +661,7 @@ pub fn expand_glob(pattern: &str) -> Vec<PathBuf> {
                 continue;
             }
             for child in children(base) {
-                let Some(name) = child.file_name().map(|n| n.to_string_lossy().into_owned())
-                else {
+                let Some(name) = child.file_name().map(|n| n.to_string_lossy().into_owned()) else {
                     continue;
                 };
                 if name.starts_with('.') && !comp.starts_with('.') {

@@ -5,8 +5,9 @@
 //! A file is restored without `--force` when it is missing, or when its content is what
 //! the command left there (recorded after it ran, or, for what git discarded, the version
 //! git put back). A file whose content differs from both the checkpoint and that is a
-//! change made after the command, and is only overwritten with `--force`. Paths the
-//! command created are kept and listed; undo never deletes.
+//! change made after the command, and is only overwritten with `--force`. A file the
+//! command created is removed when it is still exactly what the command left; otherwise
+//! it is kept and listed.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs::File;
@@ -68,8 +69,9 @@ pub struct UndoPlan {
     pub manifest: Manifest,
     pub items: Vec<Item>,
     pub git: Vec<GitAction>,
-    /// Paths that did not exist at the checkpoint and exist now (kept).
-    pub created: Vec<PathBuf>,
+    /// Paths that did not exist at the checkpoint and exist now, and whether each is just
+    /// as the command left it (then undo removes it; otherwise it is kept and listed).
+    pub created: Vec<(PathBuf, bool)>,
     /// Where git's recovery runs (the repository's top level).
     pub repo: Option<PathBuf>,
 }
@@ -190,6 +192,32 @@ fn git_versions(repo: &Path, deadline: Instant) -> BTreeMap<PathBuf, BTreeSet<St
     out
 }
 
+/// What the command left at each path of `manifest` once it ran: the blob id of what is
+/// there, by stored path (absent paths are left out). A front end records this right after
+/// the command, so `undo` can tell the command's own changes from later ones.
+pub fn after(manifest: &Manifest, deadline: Instant) -> Result<BTreeMap<String, String>, String> {
+    let paths: Vec<(String, PathBuf)> = manifest
+        .entries
+        .iter()
+        .filter(|e| e.kind != Kind::Dir)
+        .map(|e| e.path.0.clone())
+        .chain(manifest.absent.iter().map(|a| a.0.clone()))
+        .map(|s| {
+            let p = super::manifest::StoredPath(s.clone()).path();
+            (s, p)
+        })
+        .filter(|(_, p)| {
+            std::fs::symlink_metadata(p).is_ok_and(|m| m.is_file() || m.file_type().is_symlink())
+        })
+        .collect();
+    let refs: Vec<&Path> = paths.iter().map(|(_, p)| p.as_path()).collect();
+    let shas = hash_paths(&refs, deadline)?;
+    Ok(paths
+        .into_iter()
+        .filter_map(|(s, p)| shas.get(&p).map(|h| (s, h.clone())))
+        .collect())
+}
+
 /// Compare checkpoint `id` of `shadow` with the disk. `after`: blob ids the command left
 /// (recorded when it ran), by path.
 pub fn inspect(
@@ -246,11 +274,27 @@ pub fn inspect(
             blob,
         });
     }
-    let created = manifest
+    let made: Vec<PathBuf> = manifest
         .absent
         .iter()
         .map(|a| a.path())
-        .filter(|p| std::fs::symlink_metadata(p).is_ok())
+        .filter(|p| {
+            std::fs::symlink_metadata(p).is_ok_and(|m| m.is_file() || m.file_type().is_symlink())
+        })
+        .collect();
+    let made_now = hash_paths(
+        &made.iter().map(PathBuf::as_path).collect::<Vec<_>>(),
+        deadline,
+    )?;
+    let created = manifest
+        .absent
+        .iter()
+        .filter_map(|a| {
+            let p = a.path();
+            std::fs::symlink_metadata(&p).ok()?;
+            let as_left = made_now.get(&p).is_some_and(|s| after.get(&a.0) == Some(s));
+            Some((p, as_left))
+        })
         .collect();
     let git = match &manifest.git {
         Some(g) => git_actions(g, deadline),
@@ -340,6 +384,8 @@ fn git_actions(g: &GitRecovery, deadline: Instant) -> Vec<GitAction> {
 pub struct Done {
     pub restored: usize,
     pub bytes: u64,
+    /// Files the command created, removed as it left them.
+    pub removed: Vec<PathBuf>,
     pub git: Vec<String>,
     /// Items left as they are (changed since, and no `--force`), or that failed.
     pub problems: Vec<String>,
@@ -368,7 +414,11 @@ pub fn apply(shadow: &Shadow, plan: &UndoPlan, force: bool, deadline: Instant) -
             _ => true,
         })
         .collect();
-    for i in plan.items.iter().filter(|i| i.state == State::ChangedSince && !force) {
+    for i in plan
+        .items
+        .iter()
+        .filter(|i| i.state == State::ChangedSince && !force)
+    {
         done.problems.push(format!(
             "{} changed after the command; left as it is (use --force to overwrite it)",
             i.entry.path.shown()
@@ -390,6 +440,14 @@ pub fn apply(shadow: &Shadow, plan: &UndoPlan, force: bool, deadline: Instant) -
         .collect();
     if let Err(e) = write_blobs(shadow, &blobs, &mut done, deadline) {
         done.problems.push(e);
+    }
+    for (p, as_left) in &plan.created {
+        if *as_left {
+            match std::fs::remove_file(p) {
+                Ok(()) => done.removed.push(p.clone()),
+                Err(e) => done.problems.push(format!("{}: {e}", p.display())),
+            }
+        }
     }
     // Directory modes and times last, deepest first: a read-only directory is filled
     // before its mode is set back.
@@ -478,7 +536,8 @@ fn put(e: &Entry, data: &[u8], n: usize) -> Result<(), String> {
         std::fs::create_dir_all(dir).map_err(|x| x.to_string())?;
     }
     let name = p.file_name().map(|n| n.to_os_string()).unwrap_or_default();
-    let mut tmp_name = std::ffi::OsString::from(format!(".shellgate-undo-{}-{n}-", std::process::id()));
+    let mut tmp_name =
+        std::ffi::OsString::from(format!(".shellgate-undo-{}-{n}-", std::process::id()));
     tmp_name.push(&name);
     let tmp = p.with_file_name(tmp_name);
     let _ = std::fs::remove_file(&tmp);
@@ -493,17 +552,20 @@ fn put(e: &Entry, data: &[u8], n: usize) -> Result<(), String> {
             f.set_permissions(std::fs::Permissions::from_mode(e.mode))
                 .map_err(|x| x.to_string())?;
             if let Some(ns) = e.mtime_ns.filter(|n| *n >= 0) {
-                let t = UNIX_EPOCH + std::time::Duration::from_nanos(u64::try_from(ns).unwrap_or(0));
+                let t =
+                    UNIX_EPOCH + std::time::Duration::from_nanos(u64::try_from(ns).unwrap_or(0));
                 let _ = f.set_modified(t);
             }
         }
     }
     // A directory where the file was (`--force` only): an empty one is removed first.
-    if std::fs::symlink_metadata(&p).is_ok_and(|m| m.is_dir()) {
-        if let Err(x) = std::fs::remove_dir(&p) {
-            let _ = std::fs::remove_file(&tmp);
-            return Err(format!("a directory is there now and it is not empty ({x})"));
-        }
+    if std::fs::symlink_metadata(&p).is_ok_and(|m| m.is_dir())
+        && let Err(x) = std::fs::remove_dir(&p)
+    {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(format!(
+            "a directory is there now and it is not empty ({x})"
+        ));
     }
     std::fs::rename(&tmp, &p).map_err(|x| {
         let _ = std::fs::remove_file(&tmp);
@@ -542,7 +604,11 @@ fn git_apply(
                 return Ok(None);
             }
             run(&["stash", "store", "-m", &r.name, &r.sha])?;
-            Ok(Some(format!("git stash store {} ({})", short(&r.sha), r.name)))
+            Ok(Some(format!(
+                "git stash store {} ({})",
+                short(&r.sha),
+                r.name
+            )))
         }
         GitAction::Head { r, forward, .. } => {
             if !forward && !force {

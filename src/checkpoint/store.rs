@@ -54,7 +54,13 @@ impl Shadow {
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_else(|| "root".into())
             .chars()
-            .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' })
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                    c
+                } else {
+                    '_'
+                }
+            })
             .take(40)
             .collect();
         let hash = fnv(project.as_os_str().as_bytes());
@@ -137,7 +143,7 @@ impl Shadow {
         let _lock = self.lock(hard)?;
         let mut c = git::command(Repo::Shadow, None);
         c.arg(format!("--git-dir={}", self.dir.display()))
-            .args(["fast-import", "--quiet", "--done"])
+            .args(["fast-import", "--quiet", "--done", "--force"])
             .stdin(Stdio::piped());
         let mut child = git::spawn(&mut c).map_err(|e| e.to_string())?;
         let Some(stdin) = child.stdin.take() else {
@@ -228,8 +234,14 @@ impl Shadow {
             deadline,
         )
         .map_err(|e| e.to_string())?;
-        self.git(&["repack", "-a", "-d", "-q"], deadline)
-            .map_err(|e| e.to_string())?;
+        // Small imports are stored as loose objects (fast-import's unpack limit), which a
+        // repack leaves behind: the lock keeps writers out while they are pruned.
+        for args in [
+            &["repack", "-a", "-d", "-q"][..],
+            &["prune", "--expire=now"][..],
+        ] {
+            self.git(args, deadline).map_err(|e| e.to_string())?;
+        }
         Ok(())
     }
 
@@ -376,7 +388,13 @@ fn stream(
 }
 
 /// A manifest for checkpoint `id` with nothing captured yet.
-pub fn empty_manifest(id: i64, time: i64, project: &Path, cwd: Option<&str>, command: &str) -> Manifest {
+pub fn empty_manifest(
+    id: i64,
+    time: i64,
+    project: &Path,
+    cwd: Option<&str>,
+    command: &str,
+) -> Manifest {
     Manifest {
         version: VERSION,
         id,

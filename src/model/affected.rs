@@ -173,7 +173,7 @@ impl Cx<'_> {
     }
 
     fn unknown(&mut self, w: &Word, change: Change) {
-        let what = format!("`{}`, known only at run time", w.shown());
+        let what = format!("`{}`, known only at run time", w.raw);
         self.push(w.span, change, Target::Unknown { what });
     }
 
@@ -759,18 +759,18 @@ fn of_command(script: &Script, cmd: &Command, home: Option<&str>, out: &mut Vec<
                 if p.contains('\u{fffd}') {
                     let what = format!("`{}`, known only at run time", p.replace('\u{fffd}', "…"));
                     cx.push(cmd.span, Change::Overwrite, Target::Unknown { what });
-                } else if let Some(abs) = resolve(&expand_tilde(&p, home), cmd.cwd.as_deref()) {
-                    if !not_a_file(&abs) {
-                        let path = fold(&abs);
-                        cx.push(
-                            cmd.span,
-                            Change::Truncate,
-                            Target::Path {
-                                path,
-                                recursive: false,
-                            },
-                        );
-                    }
+                } else if let Some(abs) = resolve(&expand_tilde(&p, home), cmd.cwd.as_deref())
+                    && !not_a_file(&abs)
+                {
+                    let path = fold(&abs);
+                    cx.push(
+                        cmd.span,
+                        Change::Truncate,
+                        Target::Path {
+                            path,
+                            recursive: false,
+                        },
+                    );
                 }
             }
         }
