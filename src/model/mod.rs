@@ -5,6 +5,7 @@ pub mod affected;
 mod block;
 mod display;
 mod env;
+mod frame;
 pub mod hooks;
 mod inline;
 pub mod interp;
