@@ -158,6 +158,14 @@ pub fn run_env(
     input: Option<&[u8]>,
     deadline: Instant,
 ) -> Result<Vec<u8>, GitError> {
+    if let Some(d) = dir
+        && !d.is_dir()
+    {
+        return Err(GitError::Failed(format!(
+            "{} is not a directory",
+            d.display()
+        )));
+    }
     let mut c = command(repo, dir);
     c.args(args);
     for (k, v) in env {

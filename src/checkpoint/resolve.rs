@@ -227,6 +227,9 @@ impl Resolver<'_> {
         at: &GitAt,
         f: impl FnOnce(&mut Self, &mut GitRecovery) -> Result<(), GitError>,
     ) {
+        if !Path::new(&at.dir).is_dir() {
+            return self.note(format!("not checkpointed: {} does not exist", at.dir));
+        }
         let info = match repo_info(at, self.deadline) {
             Ok(i) => i,
             Err(GitError::Failed(_)) => {

@@ -43,6 +43,42 @@ pub struct ExplainArgs {
     policy: super::policy_args::PolicyArgs,
 }
 
+/// What checkpoints say about the command: what one would hold if it were let through,
+/// and the checkpoints already taken of it here (`checkpoint 42: undo with ...`). The state
+/// database is only read, and only when it exists.
+fn checkpoint_lines(
+    req: &shellgate::policy::Request,
+    cfg: &shellgate::policy::LoadedConfig,
+    v: &shellgate::policy::Verdict,
+    no_config: bool,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    if no_config {
+        return out;
+    }
+    if v.decision != shellgate::Decision::Deny
+        && let Some(n) =
+            shellgate::policy::checkpoint::would_take(req, cfg, &v.analysis, &v.findings)
+    {
+        out.push(format!("undo: if it is let through, {}", n.text));
+    }
+    if cfg.paths.state_db.as_ref().is_some_and(|p| p.exists()) {
+        let mut store = shellgate::policy::open_store(cfg);
+        if let Ok(all) = store.checkpoints(None) {
+            for c in super::undo::of_command(&all, &req.command, req.context.cwd.as_deref()) {
+                out.push(format!(
+                    "checkpoint {}: undo with `shellgate undo {}` (taken {} UTC: {})",
+                    c.id,
+                    c.id,
+                    super::ledger::fmt_time(c.time),
+                    c.summary
+                ));
+            }
+        }
+    }
+    out
+}
+
 /// The tree-sitter tree of the normalised text, or why there is none.
 fn cst_text(a: &Analysis) -> String {
     match shellgate::syntax::parse(&a.normalized.text) {
@@ -79,10 +115,12 @@ pub fn run(args: ExplainArgs) -> i32 {
     a.findings = v.findings.clone();
     a.decision = v.decision;
     let mut r = report(&a, ctx.cwd.as_deref());
+    let undo = checkpoint_lines(&req, &cfg, &v, args.policy.no_config);
     let policy_json = serde_json::json!({
         "mode": v.mode.as_str(),
         "decided_by": v.decided_by,
         "reason": v.reason,
+        "checkpoint": undo,
     });
     let mut out = std::io::stdout().lock();
     if args.json {
@@ -127,6 +165,12 @@ pub fn run(args: ExplainArgs) -> i32 {
         }
         if let Err(e) = emit(&mut out, format_args!("{}", render::policy_line(&v))) {
             return unwritten(&e, decision_exit(a.decision));
+        }
+        for (i, line) in undo.iter().enumerate() {
+            let gap = if i == 0 { "\n" } else { "" };
+            if let Err(e) = emit(&mut out, format_args!("{gap}{}\n", render::display(line))) {
+                return unwritten(&e, decision_exit(a.decision));
+            }
         }
         return decision_exit(a.decision);
     }

@@ -38,7 +38,7 @@ pub struct StateArgs {
 }
 
 impl StateArgs {
-    fn open(&self) -> (LoadedConfig, Box<dyn Store>) {
+    pub(super) fn open(&self) -> (LoadedConfig, Box<dyn Store>) {
         let p = PolicyArgs {
             config: self.config.clone(),
             ..PolicyArgs::default()
@@ -369,6 +369,22 @@ pub fn run_log(args: LogArgs) -> i32 {
         ),
     ) {
         return unwritten(&e, 0);
+    }
+    let mut seen = Vec::new();
+    for e in entries.iter().filter(|e| e.checkpoint.is_some()) {
+        let Some(id) = e.checkpoint.filter(|id| !seen.contains(id)) else {
+            continue;
+        };
+        seen.push(id);
+        if let Err(x) = emit(
+            &mut out,
+            format_args!(
+                "checkpoint {id}: undo with `shellgate undo {id}`  ({})\n",
+                cut(&display(&e.command), 60)
+            ),
+        ) {
+            return unwritten(&x, 0);
+        }
     }
     0
 }

@@ -16,6 +16,7 @@ mod policy_args;
 pub mod render;
 pub mod report;
 mod rules;
+mod undo;
 
 use clap::{Parser, Subcommand};
 
@@ -53,6 +54,7 @@ const EXEC_EXIT_CODES: &str = "Exit codes: the command's own exit status when it
 const RULES_EXIT_CODES: &str =
     "Exit codes: 0 success, 64 unknown rule or bad arguments, 70 internal error.";
 const INSTALL_EXIT_CODES: &str = "Exit codes: 0 done (or nothing to change), 64 bad arguments or a settings file that does not parse (left unchanged), 70 could not write the file.";
+const UNDO_EXIT_CODES: &str = "Exit codes: 0 restored (or --dry-run shown), 1 nothing restored because a file changed after the command (use --force), 64 no such checkpoint, 70 the store could not be read or a file could not be restored.";
 const CORPUS_EXIT_CODES: &str = "Exit codes: 0 every case passed (or --update rewrote every failure), 1 some cases failed, 64 missing or invalid corpus input, 70 internal error.";
 
 #[derive(Parser, Debug)]
@@ -107,6 +109,16 @@ enum Cmd {
     /// Remove shellgate's hook from a harness's settings, leaving everything else as it was.
     #[command(after_help = INSTALL_EXIT_CODES)]
     Uninstall(install::InstallArgs),
+    /// List the checkpoints taken before destructive commands that were let through.
+    Checkpoints(undo::CheckpointsArgs),
+    /// Put back what a checkpoint holds: the files a command destroyed or overwrote, and
+    /// the git refs and stash entries it removed.
+    ///
+    /// With no ID, the newest checkpoint of the project the current directory is in. It
+    /// shows what it restores first; a file changed after the command ran is only
+    /// overwritten with --force (without it, nothing is restored).
+    #[command(after_help = UNDO_EXIT_CODES)]
+    Undo(undo::UndoArgs),
 }
 
 /// Run the CLI; returns the process exit code.
@@ -150,6 +162,8 @@ pub fn main() -> i32 {
         Cmd::Hook(a) => hook::run(a),
         Cmd::Install(a) => install::run_install(a),
         Cmd::Uninstall(a) => install::run_uninstall(a),
+        Cmd::Checkpoints(a) => undo::run_checkpoints(a),
+        Cmd::Undo(a) => undo::run_undo(a),
     }
 }
 

@@ -53,6 +53,7 @@
 //! A store that cannot be opened, read or written is reported in `Verdict::warnings` and
 //! treated as holding no approvals: its failure never turns a decision into allow.
 
+pub mod checkpoint;
 pub mod config;
 pub mod glob;
 pub mod hermes_import;
@@ -63,22 +64,23 @@ pub mod store;
 pub mod suggest;
 
 use std::borrow::Cow;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
 use crate::rules::{Category, Finding};
 use crate::{Analysis, Context, Decision, Severity, analyze};
 
+pub use checkpoint::{CheckpointNote, Checkpoints};
 pub use config::{
-    Config, ConfigError, DEFAULT_TIMEOUT, LoadedConfig, Mode, Paths, SmartConfig, Unattended,
-    add_allow_entries,
+    CheckpointConfig, Config, ConfigError, DEFAULT_TIMEOUT, LoadedConfig, Mode, Paths, SmartConfig,
+    Unattended, add_allow_entries,
 };
 pub use matching::{AllowEntry, finding_key};
 pub use sqlite::SqliteStore;
 pub use store::{
-    Answer, Approval, FindingKey, LedgerEntry, LedgerFinding, LogQuery, MemoryStore, NewApproval,
-    NoLedger, NullStore, Scope, Store, StoreError,
+    Answer, Approval, CheckpointRecord, FindingKey, LedgerEntry, LedgerFinding, LogQuery,
+    MemoryStore, NewApproval, NoLedger, NullStore, Scope, Store, StoreError,
 };
 
 /// One command to decide, and who is asking.
@@ -97,6 +99,12 @@ pub struct Request {
     pub mode: Option<Mode>,
     /// Unix seconds to decide at (tests); `None` is now.
     pub now: Option<i64>,
+    /// Which decisions let the command run, and so take a checkpoint first (none by
+    /// default: inspection).
+    pub checkpoints: Checkpoints,
+    /// When the front end must have answered (a hook's own deadline): a checkpoint that
+    /// cannot finish by then is skipped and said.
+    pub deadline: Option<Instant>,
 }
 
 impl Request {
@@ -109,6 +117,8 @@ impl Request {
             unattended: false,
             mode: None,
             now: None,
+            checkpoints: Checkpoints::Off,
+            deadline: None,
         }
     }
 
@@ -237,6 +247,9 @@ pub struct Verdict {
     pub warnings: Vec<String>,
     /// The ledger entry, when the store recorded it.
     pub ledger_id: Option<i64>,
+    /// The checkpoint taken before the command may run (or what one would hold, or why
+    /// none was taken); its text is also at the end of `reason`.
+    pub checkpoint: Option<CheckpointNote>,
 }
 
 /// The analysis context a request runs under (the policy, not the analyser, applies the
@@ -321,6 +334,11 @@ pub fn evaluate(req: &Request, loaded: &LoadedConfig, store: &mut dyn Store) -> 
         store,
         &mut warnings,
     );
+    let cp = checkpoint::step(req, loaded, &analysis, &findings, decision, store);
+    let reason = match &cp {
+        Some(n) => format!("{reason}; {}", n.text),
+        None => reason,
+    };
     let mut v = Verdict {
         decision,
         reason,
@@ -331,6 +349,7 @@ pub fn evaluate(req: &Request, loaded: &LoadedConfig, store: &mut dyn Store) -> 
         analysis,
         warnings,
         ledger_id: None,
+        checkpoint: cp,
     };
     let entry = ledger_entry(req, &v, None, None);
     v.ledger_id = append(store, &entry, "decision", &mut v.warnings);
@@ -590,6 +609,7 @@ fn ledger_entry(
         detail: v.decided_by.detail(),
         answer,
         reason: v.reason.clone(),
+        checkpoint: v.checkpoint.as_ref().and_then(|c| c.id),
     }
 }
 
@@ -616,6 +636,8 @@ pub struct Recorded {
     pub allow_entries: Vec<String>,
     /// What could not be stored.
     pub warnings: Vec<String>,
+    /// The checkpoint taken before a command a person allowed at shellgate's own prompt.
+    pub checkpoint: Option<CheckpointNote>,
 }
 
 /// Record a person's answer to an `ask` for `req`:
@@ -738,6 +760,14 @@ pub fn record_answer(
         Answer::Deny => "denied by a person".to_string(),
         Answer::Timeout => "denied: nobody answered the prompt in time".to_string(),
     };
+    if source == AnswerSource::Prompt && answer.decision() == Decision::Allow {
+        rec.checkpoint =
+            checkpoint::step(req, loaded, &analysis, &findings, Decision::Allow, store);
+    }
+    let reason = match &rec.checkpoint {
+        Some(n) => format!("{reason}; {}", n.text),
+        None => reason,
+    };
     let by = match source {
         AnswerSource::HarnessRan => "harness",
         _ => "person",
@@ -755,6 +785,7 @@ pub fn record_answer(
         detail: (!rec.allow_entries.is_empty()).then(|| rec.allow_entries.join(", ")),
         answer: Some(answer),
         reason,
+        checkpoint: rec.checkpoint.as_ref().and_then(|c| c.id),
     };
     rec.ledger_id = append(store, &entry, "answer", &mut rec.warnings);
     rec

@@ -2458,6 +2458,40 @@ static SG_APPROVALS_SUGGEST: Grammar = Grammar {
     ..Grammar::GNU
 };
 
+static SG_CHECKPOINTS_LIST: Grammar = Grammar {
+    longs: &[value("config"), flag("json"), flag("help")],
+    abbreviate: false,
+    ..Grammar::GNU
+};
+
+static SG_CHECKPOINTS: Grammar = Grammar {
+    longs: &[value("config"), flag("json"), flag("help")],
+    abbreviate: false,
+    subcommands: &[
+        Sub {
+            names: &["list"],
+            grammar: &SG_CHECKPOINTS_LIST,
+        },
+        Sub {
+            names: &["help"],
+            grammar: &SG_HELP,
+        },
+    ],
+    ..Grammar::GNU
+};
+
+/// `shellgate undo [ID] [--dry-run] [--force]`.
+pub static SG_UNDO: Grammar = Grammar {
+    longs: &[
+        value("config"),
+        flag("dry-run"),
+        flag("force"),
+        flag("help"),
+    ],
+    abbreviate: false,
+    ..Grammar::GNU
+};
+
 static SG_HELP: Grammar = Grammar {
     abbreviate: false,
     ..Grammar::GNU
@@ -2586,6 +2620,14 @@ pub static SHELLGATE: Grammar = Grammar {
         Sub {
             names: &["install", "uninstall"],
             grammar: &SG_INSTALL,
+        },
+        Sub {
+            names: &["checkpoints"],
+            grammar: &SG_CHECKPOINTS,
+        },
+        Sub {
+            names: &["undo"],
+            grammar: &SG_UNDO,
         },
         Sub {
             names: &["help"],
