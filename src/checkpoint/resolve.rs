@@ -644,7 +644,7 @@ fn selects(f: &FindFilter, p: &Path, m: &std::fs::Metadata, depth: usize) -> boo
         && f.names.iter().all(|g| crate::glob::matches(g, &name))
         && f.inames
             .iter()
-            .all(|g| crate::policy::glob::matches(g, &name))
+            .all(|g| crate::glob::matches_ignore_case(g, &name))
 }
 
 /// The paths an absolute glob matches now, component by component as bash's pathname
