@@ -754,6 +754,8 @@ fn of_command(script: &Script, cmd: &Command, home: Option<&str>, out: &mut Vec<
             }
         }
         "git" => git(&mut cx),
+        // Appending destroys nothing.
+        "tee" if o.flag('a', "append") => {}
         _ => {
             for p in crate::graph::written_args(cmd) {
                 if p.contains('\u{fffd}') {
@@ -855,7 +857,9 @@ mod tests {
     #[test]
     fn truncating_redirects_and_tee_overwrite_but_appends_and_dev_null_do_not() {
         assert_eq!(
-            of("echo x > out.txt; echo y >> log; echo z > /dev/null; echo w | tee t.txt"),
+            of(
+                "echo x > out.txt; echo y >> log; echo z > /dev/null; echo w | tee t.txt; echo v | tee -a u.txt"
+            ),
             vec![
                 (Change::Truncate, path(&format!("{P}/out.txt"), false)),
                 (Change::Truncate, path(&format!("{P}/t.txt"), false)),

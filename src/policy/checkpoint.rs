@@ -145,12 +145,17 @@ fn prepare(
         return Err("not checkpointed: the working directory is not known".into());
     };
     let by = deadline(req, &s);
-    if let Err(e) = checkpoint::git_version(by) {
-        return Err(format!("not checkpointed: {e}"));
-    }
     let tmp = req.context.env.get("TMPDIR").map(String::as_str);
     let scope = checkpoint::scope(Path::new(cwd), req.context.home.as_deref(), tmp, &s);
     let plan = checkpoint::plan(items, &scope, &s, by);
+    // The store is written by git: say so rather than promise a checkpoint (only asked
+    // when there is something to write, so a command whose targets do not exist costs no
+    // process).
+    if !plan.is_empty()
+        && let Err(e) = checkpoint::git_version(by)
+    {
+        return Err(format!("not checkpointed: {e}"));
+    }
     Ok((s, scope, plan, by))
 }
 

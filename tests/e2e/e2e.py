@@ -163,6 +163,13 @@ def claude_turn(args, scenario):
     inst = run([args.shellgate, "install", "claude", "--user", "--binary", binary], env, work)
     if inst.returncode != 0:
         return tmp, False, f"install failed: {inst.stderr}"
+    if scenario.get("config"):
+        cfg = os.path.join(env["XDG_CONFIG_HOME"], "shellgate")
+        os.makedirs(cfg, exist_ok=True)
+        with open(os.path.join(cfg, "config.toml"), "w") as f:
+            f.write(scenario["config"])
+    if scenario.get("setup"):
+        scenario["setup"](work)
     server = Server(tmp, command, scenario.get("tool"), placeholders(scenario.get("tool_input"), home, work))
     try:
         env.update({
@@ -188,10 +195,65 @@ def claude_turn(args, scenario):
     ok, why = outcome(scenario, ran_marker(scenario, marker, home, work), results, server, p, "tool result")
     if ok and not scenario["runs"] and not out.get("permission_denials"):
         return tmp, False, "Claude reported no permission_denials"
+    if ok and scenario.get("after"):
+        ok, why = scenario["after"](args, env, work)
     return tmp, ok, why
 
 
+def tree(root):
+    """Every file, link and directory below `root`: kind, mode and content."""
+    out = {}
+    for d, dirs, files in os.walk(root):
+        for n in dirs + files:
+            p = os.path.join(d, n)
+            st = os.lstat(p)
+            rel = os.path.relpath(p, root)
+            if os.path.islink(p):
+                out[rel] = ("l", os.readlink(p))
+            elif os.path.isdir(p):
+                out[rel] = ("d", st.st_mode & 0o7777)
+            else:
+                with open(p, "rb") as f:
+                    out[rel] = ("f", st.st_mode & 0o7777, f.read())
+    return out
+
+
+BUILD_BEFORE = {}
+
+
+def make_build(work):
+    """A build directory with binary content, modes, a link and an empty directory."""
+    build = os.path.join(work, "build")
+    os.makedirs(os.path.join(build, "obj", "empty"))
+    for i in range(20):
+        with open(os.path.join(build, "obj", f"m{i}.o"), "wb") as f:
+            f.write(bytes((i * 7 + j) % 256 for j in range(4096)))
+    with open(os.path.join(build, "run.sh"), "w") as f:
+        f.write("#!/bin/sh\necho built\n")
+    os.chmod(os.path.join(build, "run.sh"), 0o755)
+    os.chmod(os.path.join(build, "obj", "m3.o"), 0o600)
+    os.symlink("obj/m1.o", os.path.join(build, "latest.o"))
+    BUILD_BEFORE[work] = tree(build)
+
+
+def undo_brings_build_back(args, env, work):
+    """The harness ran `rm -rf ./build`; `shellgate undo` must put it back byte for byte."""
+    build = os.path.join(work, "build")
+    if os.path.exists(build):
+        return False, "the harness did not run the delete (build/ is still there)"
+    u = run([args.shellgate, "undo"], env, work)
+    if u.returncode != 0:
+        return False, f"shellgate undo failed: exit {u.returncode}: {u.stdout[-400:]} {u.stderr[-400:]}"
+    if not os.path.isdir(build) or tree(build) != BUILD_BEFORE[work]:
+        return False, f"build/ was not restored byte for byte: {u.stdout[-400:]}"
+    return True, ""
+
+
 CLAUDE_SCENARIOS = [
+    # Smart mode lets a workspace delete through; shellgate checkpoints it before answering,
+    # Claude runs it, and `shellgate undo` restores the directory (issue 25).
+    {"name": "smart-delete-undo", "command": "rm -rf ./build && touch MARKER", "runs": True,
+     "config": "mode = \"smart\"\n", "setup": make_build, "after": undo_brings_build_back},
     {"name": "allow", "command": "touch MARKER", "runs": True},
     {"name": "deny", "command": "touch MARKER; mkfs.ext4 -q /dev/sdzz9", "runs": False,
      "reason": "SG1201"},
