@@ -4,6 +4,7 @@
 //! The pipeline is one-way: [`normalize`] → [`syntax`] → [`model`] → [`graph`] →
 //! [`rules`] (with [`fallback`] for what does not parse) → findings → decision.
 
+pub mod api;
 pub mod boundary;
 pub mod corpus;
 pub mod fallback;
@@ -13,6 +14,8 @@ pub mod hooks;
 pub mod model;
 pub mod normalize;
 pub mod policy;
+pub mod render;
+pub mod report;
 pub mod rules;
 pub mod scan;
 pub mod syntax;

@@ -2,7 +2,7 @@
 //!
 //! Exit codes: 0 allow, 1 ask, 2 deny (for `check` and `explain`); for `rules` 0 success
 //! and for `corpus` 0 all passed, 1 some failed; 64 usage error; 70 internal error.
-//! No error ever exits 0. Human-readable rendering lives in [`render`].
+//! No error ever exits 0. Human-readable rendering lives in the library's `shellgate::render`.
 
 mod check;
 mod config_cmd;
@@ -13,8 +13,6 @@ pub mod hook;
 mod install;
 mod ledger;
 mod policy_args;
-pub mod render;
-pub mod report;
 mod rules;
 
 use clap::{Parser, Subcommand};
@@ -156,24 +154,7 @@ pub fn main() -> i32 {
 /// The analysis context for `--cwd`/`--home`, shared by `check` and `explain` so the two
 /// always judge a command the same way.
 pub fn context_from(cwd: Option<&str>, home: Option<&str>) -> shellgate::Context {
-    let mut c = shellgate::Context::from_process();
-    if let Some(cwd) = cwd {
-        c.cwd = Some(cwd.to_string());
-        c.env.insert("PWD".into(), cwd.to_string());
-    }
-    if let Some(h) = home {
-        c.home = Some(h.to_string());
-        c.env.insert("HOME".into(), h.to_string());
-        // HERMES_HOME defaults to ~/.hermes; derived from $HOME it would point into the
-        // wrong home, so re-derive it unless the environment sets it explicitly.
-        if std::env::var_os("HERMES_HOME").is_none_or(|v| v.is_empty()) {
-            c.env.insert(
-                "HERMES_HOME".into(),
-                format!("{}/.hermes", h.trim_end_matches('/')),
-            );
-        }
-    }
-    c
+    shellgate::api::context_at(cwd, home)
 }
 
 /// Write a subcommand's text to stdout or the terminal; text with several parts is built
