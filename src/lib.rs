@@ -5,6 +5,7 @@
 //! [`rules`] (with [`fallback`] for what does not parse) → findings → decision.
 
 pub mod api;
+pub mod audit;
 pub mod boundary;
 pub mod corpus;
 pub mod fallback;

@@ -4,6 +4,8 @@
 //! and for `corpus` 0 all passed, 1 some failed; 64 usage error; 70 internal error.
 //! No error ever exits 0. Human-readable rendering lives in the library's `shellgate::render`.
 
+mod audit;
+mod audit_html;
 mod check;
 mod config_cmd;
 mod corpus;
@@ -48,6 +50,7 @@ Examples:
 const DECISION_EXIT_CODES: &str =
     "Exit codes: 0 allow, 1 ask, 2 deny, 64 usage error or unreadable input, 70 internal error.";
 const EXEC_EXIT_CODES: &str = "Exit codes: the command's own exit status when it ran (128+N if killed by signal N); 126 refused (denied, by policy, a person, or the prompt timeout); 127 bash could not be started; 64 usage error.";
+const AUDIT_EXIT_CODES: &str = "Exit codes: 0 nothing shellgate would deny or ask about ran, 1 some such call ran (listed first), 64 bad arguments or a missing PATH, 70 internal error (a report that could not be written). Malformed transcript lines are counted and reported, never an error.";
 const RULES_EXIT_CODES: &str =
     "Exit codes: 0 success, 64 unknown rule or bad arguments, 70 internal error.";
 const INSTALL_EXIT_CODES: &str = "Exit codes: 0 done (or nothing to change), 64 bad arguments or a settings file that does not parse (left unchanged), 70 could not write the file.";
@@ -83,6 +86,11 @@ enum Cmd {
     Exec(exec::ExecArgs),
     /// Query the decision ledger.
     Log(ledger::LogArgs),
+    /// Judge every shell command and file write in the transcripts agents left (Claude Code,
+    /// Codex, Gemini CLI, Hermes, OpenCode) and list those shellgate would deny or ask
+    /// about that ran anyway.
+    #[command(after_help = AUDIT_EXIT_CODES)]
+    Audit(audit::AuditArgs),
     /// List, revoke, clear or mine approvals.
     Approvals(ledger::ApprovalsArgs),
     /// Import a Hermes Agent config, or show the config in effect.
@@ -143,6 +151,7 @@ pub fn main() -> i32 {
         Cmd::Corpus(a) => corpus::run(a),
         Cmd::Exec(a) => exec::run(a),
         Cmd::Log(a) => ledger::run_log(a),
+        Cmd::Audit(a) => audit::run(a),
         Cmd::Approvals(a) => ledger::run_approvals(a),
         Cmd::Config(a) => config_cmd::run(a),
         Cmd::Hook(a) => hook::run(a),
