@@ -112,9 +112,11 @@ def hook(
     event: Union[str, bytes],
     *,
     own_binary: Optional[str] = None,
+    home: Optional[str] = None,
 ) -> tuple[str, str, bool]:
     """Answer one hook event as ``shellgate hook HARNESS`` would: ``(stdout, stderr,
-    block)``, ``block`` meaning the hook's blocking exit status."""
+    block)``, ``block`` meaning the hook's blocking exit status. ``home`` overrides
+    ``$HOME`` for what counts as the user's files."""
 
 def version() -> str: ...
 def hermes_keys() -> list[str]: ...

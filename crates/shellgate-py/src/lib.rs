@@ -349,12 +349,13 @@ fn check_many(
 /// Answer one hook event in-process, as `shellgate hook HARNESS` would: returns
 /// `(stdout, stderr, block)`, `block` standing for the hook's blocking exit status.
 #[pyfunction]
-#[pyo3(signature = (harness, event, *, own_binary=None))]
+#[pyo3(signature = (harness, event, *, own_binary=None, home=None))]
 fn hook(
     py: Python<'_>,
     harness: &str,
     event: &Bound<'_, PyAny>,
     own_binary: Option<String>,
+    home: Option<String>,
 ) -> PyResult<(String, String, bool)> {
     let h = Harness::from_name(harness).ok_or_else(|| {
         ArgumentError::new_err(format!(
@@ -369,6 +370,11 @@ fn hook(
     let reply = py.detach(|| {
         let mut env = HookEnv::from_process();
         env.own_binary = own_binary;
+        if home.is_some() {
+            // Hermes's home follows the home given, as for `--home`.
+            env.home = home;
+            env.hermes_home = None;
+        }
         handle(h, &bytes, &|ev| judge(h, ev, &env))
     });
     Ok((reply.stdout, reply.stderr, reply.block))
