@@ -233,7 +233,7 @@ pub fn text_report(a: &Audit, s: &Summary) -> String {
     out
 }
 
-fn ran_listing<'a>(a: &'a Audit) -> Vec<&'a Judged> {
+fn ran_listing(a: &Audit) -> Vec<&Judged> {
     a.ran_unsafe().collect()
 }
 
@@ -294,7 +294,7 @@ pub fn run(args: AuditArgs) -> i32 {
     let judge = Judge::new(load_config(&args), home);
     let show = args.progress || std::io::stderr().is_terminal();
     let mut progress = |done: usize, all: usize| {
-        if show && (done % 50 == 0 || done == all) {
+        if show && (done.is_multiple_of(50) || done == all) {
             eprint!("\rshellgate audit: {done}/{all} transcript files read");
             if done == all {
                 eprintln!();

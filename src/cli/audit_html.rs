@@ -100,9 +100,9 @@ fn call_item(out: &mut String, j: &Judged, with_session: bool) {
 }
 
 fn tally_table(out: &mut String, id: &str, title: &str, rows: &BTreeMap<String, Tally>) {
-    let _ = write!(
+    let _ = writeln!(
         out,
-        "<h2>{title}</h2><table id=\"{id}\"><tr><th>calls</th><th>allow</th><th>ask</th><th>deny</th><th>ran unsafe</th><th></th></tr>\n"
+        "<h2>{title}</h2><table id=\"{id}\"><tr><th>calls</th><th>allow</th><th>ask</th><th>deny</th><th>ran unsafe</th><th></th></tr>"
     );
     for (k, t) in rows {
         let _ = writeln!(
@@ -135,9 +135,9 @@ pub fn page(a: &Audit, s: &Summary) -> String {
         s.malformed
     );
     let ran: Vec<&Judged> = a.ran_unsafe().collect();
-    let _ = write!(
+    let _ = writeln!(
         out,
-        "<section id=\"headline\"><h2>Ran although shellgate would deny or ask: {}</h2><ol>\n",
+        "<section id=\"headline\"><h2>Ran although shellgate would deny or ask: {}</h2><ol>",
         ran.len()
     );
     for j in &ran {
@@ -162,9 +162,9 @@ pub fn page(a: &Audit, s: &Summary) -> String {
             .iter()
             .find_map(|j| j.call.project.as_deref())
             .unwrap_or("");
-        let _ = write!(
+        let _ = writeln!(
             out,
-            "<article class=\"session\" data-host=\"{}\" data-session=\"{}\"><h3>{} · {}</h3><div class=\"meta\">{}</div><ol class=\"timeline\">\n",
+            "<article class=\"session\" data-host=\"{}\" data-session=\"{}\"><h3>{} · {}</h3><div class=\"meta\">{}</div><ol class=\"timeline\">",
             esc(host),
             esc(session),
             esc(host),
