@@ -108,16 +108,36 @@ fn claude_calls_are_judged_and_only_accepted_results_count_as_run() {
     claude_session(tmp.path());
     let (code, r) = audit(tmp.path(), &[]);
     let rm = call(&r, "rm -rf ~");
-    assert_eq!((rm["decision"].as_str(), rm["ran"].as_str()), (Some("deny"), Some("ran")));
+    assert_eq!(
+        (rm["decision"].as_str(), rm["ran"].as_str()),
+        (Some("deny"), Some("ran"))
+    );
     assert_eq!(rm["host"], "claude");
     assert_eq!(rm["project"], "/w");
     let reset = call(&r, "git reset");
-    assert_eq!((reset["decision"].as_str(), reset["ran"].as_str()), (Some("ask"), Some("refused")));
+    assert_eq!(
+        (reset["decision"].as_str(), reset["ran"].as_str()),
+        (Some("ask"), Some("refused"))
+    );
     let write = call(&r, ".bashrc");
-    assert_eq!((write["kind"].as_str(), write["decision"].as_str()), (Some("write"), Some("ask")));
+    assert_eq!(
+        (write["kind"].as_str(), write["decision"].as_str()),
+        (Some("write"), Some("ask"))
+    );
     assert_eq!(write["ran"], "unknown");
-    assert!(r["calls"].as_array().unwrap().iter().all(|c| c["tool"] != "Read"));
-    let headline: Vec<&str> = r["ran_unsafe"].as_array().unwrap().iter().filter_map(|c| c["command"].as_str()).collect();
+    assert!(
+        r["calls"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| c["tool"] != "Read")
+    );
+    let headline: Vec<&str> = r["ran_unsafe"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|c| c["command"].as_str())
+        .collect();
     assert_eq!(headline, ["rm -rf ~"]);
     assert_eq!(code, 1, "something unsafe ran");
     assert_eq!(r["summary"]["malformed"], 1);
@@ -129,7 +149,13 @@ fn since_drops_older_calls() {
     let tmp = tempfile::tempdir().unwrap();
     claude_session(tmp.path());
     let (_, r) = audit(tmp.path(), &["--since", "2026-06-01"]);
-    assert!(r["calls"].as_array().unwrap().iter().all(|c| c["command"] != "ls -la"));
+    assert!(
+        r["calls"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| c["command"] != "ls -la")
+    );
     let (_, all) = audit(tmp.path(), &[]);
     call(&all, "ls -la");
 }
@@ -143,25 +169,50 @@ fn codex_rollouts_read_exec_command_apply_patch_and_hook_blocks() {
         tmp.path().display()
     );
     write(
-        &tmp.path().join(".codex/sessions/2026/12/01/rollout-2026-12-01T10-00-00-abc.jsonl"),
+        &tmp.path()
+            .join(".codex/sessions/2026/12/01/rollout-2026-12-01T10-00-00-abc.jsonl"),
         &lines(&[
             json!({"timestamp": "2026-12-01T10:00:00.000Z", "type": "session_meta", "payload": {"id": "abc", "cwd": "/proj"}}),
-            item(json!({"type": "function_call", "name": "exec_command", "arguments": "{\"cmd\": \"mkfs.ext4 /dev/sda\"}", "call_id": "c1"})),
-            item(json!({"type": "function_call_output", "call_id": "c1", "output": "Command blocked by PreToolUse hook: shellgate blocked this command"})),
-            item(json!({"type": "function_call", "name": "shell", "arguments": "{\"command\": [\"bash\", \"-lc\", \"git push --force\"]}", "call_id": "c2"})),
-            item(json!({"type": "function_call_output", "call_id": "c2", "output": "Process exited with code 0\nOutput:\n"})),
-            item(json!({"type": "custom_tool_call", "name": "apply_patch", "input": patch, "call_id": "c3"})),
-            item(json!({"type": "function_call", "name": "web_search", "arguments": "{}", "call_id": "c4"})),
+            item(
+                json!({"type": "function_call", "name": "exec_command", "arguments": "{\"cmd\": \"mkfs.ext4 /dev/sda\"}", "call_id": "c1"}),
+            ),
+            item(
+                json!({"type": "function_call_output", "call_id": "c1", "output": "Command blocked by PreToolUse hook: shellgate blocked this command"}),
+            ),
+            item(
+                json!({"type": "function_call", "name": "shell", "arguments": "{\"command\": [\"bash\", \"-lc\", \"git push --force\"]}", "call_id": "c2"}),
+            ),
+            item(
+                json!({"type": "function_call_output", "call_id": "c2", "output": "Process exited with code 0\nOutput:\n"}),
+            ),
+            item(
+                json!({"type": "custom_tool_call", "name": "apply_patch", "input": patch, "call_id": "c3"}),
+            ),
+            item(
+                json!({"type": "function_call", "name": "web_search", "arguments": "{}", "call_id": "c4"}),
+            ),
         ]),
     );
     let (_, r) = audit(tmp.path(), &[]);
     let mkfs = call(&r, "mkfs");
-    assert_eq!((mkfs["decision"].as_str(), mkfs["ran"].as_str()), (Some("deny"), Some("refused")));
-    assert_eq!((mkfs["session"].as_str(), mkfs["cwd"].as_str()), (Some("abc"), Some("/proj")));
+    assert_eq!(
+        (mkfs["decision"].as_str(), mkfs["ran"].as_str()),
+        (Some("deny"), Some("refused"))
+    );
+    assert_eq!(
+        (mkfs["session"].as_str(), mkfs["cwd"].as_str()),
+        (Some("abc"), Some("/proj"))
+    );
     let push = call(&r, "git push --force");
-    assert_eq!((push["decision"].as_str(), push["ran"].as_str()), (Some("ask"), Some("ran")));
+    assert_eq!(
+        (push["decision"].as_str(), push["ran"].as_str()),
+        (Some("ask"), Some("ran"))
+    );
     let keys = call(&r, "authorized_keys");
-    assert_eq!((keys["kind"].as_str(), keys["decision"].as_str()), (Some("write"), Some("ask")));
+    assert_eq!(
+        (keys["kind"].as_str(), keys["decision"].as_str()),
+        (Some("write"), Some("ask"))
+    );
     assert_eq!(r["calls"].as_array().unwrap().len(), 3);
 }
 
@@ -187,8 +238,14 @@ fn gemini_chats_take_the_last_write_of_each_record() {
     let (_, r) = audit(tmp.path(), &[]);
     assert_eq!(r["calls"].as_array().unwrap().len(), 1, "{r:#}");
     let c = call(&r, "curl");
-    assert_eq!((c["decision"].as_str(), c["ran"].as_str()), (Some("deny"), Some("ran")));
-    assert_eq!((c["session"].as_str(), c["project"].as_str()), (Some("g1"), Some("/proj")));
+    assert_eq!(
+        (c["decision"].as_str(), c["ran"].as_str()),
+        (Some("deny"), Some("ran"))
+    );
+    assert_eq!(
+        (c["session"].as_str(), c["project"].as_str()),
+        (Some("g1"), Some("/proj"))
+    );
 }
 
 #[test]
@@ -220,11 +277,21 @@ fn hermes_session_store_is_read_read_only() {
     let before = std::fs::read(&db).unwrap();
     let (_, r) = audit(tmp.path(), &[]);
     let chmod = call(&r, "chmod");
-    assert_eq!((chmod["decision"].as_str(), chmod["ran"].as_str()), (Some("deny"), Some("ran")));
-    assert_eq!((chmod["host"].as_str(), chmod["session"].as_str()), (Some("hermes"), Some("h1")));
+    assert_eq!(
+        (chmod["decision"].as_str(), chmod["ran"].as_str()),
+        (Some("deny"), Some("ran"))
+    );
+    assert_eq!(
+        (chmod["host"].as_str(), chmod["session"].as_str()),
+        (Some("hermes"), Some("h1"))
+    );
     assert_eq!(chmod["time"], 1_764_583_200_500_i64);
     assert_eq!(r["calls"].as_array().unwrap().len(), 1);
-    assert_eq!(std::fs::read(&db).unwrap(), before, "the store is not written");
+    assert_eq!(
+        std::fs::read(&db).unwrap(),
+        before,
+        "the store is not written"
+    );
 }
 
 #[test]
@@ -241,17 +308,30 @@ fn a_file_that_is_not_a_session_store_is_malformed_not_fatal() {
 fn opencode_tool_parts_are_read_with_their_session_directory() {
     let tmp = tempfile::tempdir().unwrap();
     let st = tmp.path().join(".local/share/opencode/storage");
-    write(&st.join("session/p1/ses_1.json"), &json!({"id": "ses_1", "directory": "/proj"}).to_string());
+    write(
+        &st.join("session/p1/ses_1.json"),
+        &json!({"id": "ses_1", "directory": "/proj"}).to_string(),
+    );
     write(
         &st.join("part/msg_1/prt_1.json"),
         &json!({"id": "prt_1", "sessionID": "ses_1", "messageID": "msg_1", "type": "tool", "tool": "bash", "callID": "c",
                 "state": {"status": "completed", "input": {"command": "rm -rf /"}, "output": "", "time": {"start": 1764583200000_i64}}})
             .to_string(),
     );
-    write(&st.join("part/msg_1/prt_2.json"), &json!({"type": "text", "text": "rm -rf /"}).to_string());
+    write(
+        &st.join("part/msg_1/prt_2.json"),
+        &json!({"type": "text", "text": "rm -rf /"}).to_string(),
+    );
     let (_, r) = audit(tmp.path(), &[]);
     let rm = call(&r, "rm -rf /");
-    assert_eq!((rm["host"].as_str(), rm["decision"].as_str(), rm["ran"].as_str()), (Some("opencode"), Some("deny"), Some("ran")));
+    assert_eq!(
+        (
+            rm["host"].as_str(),
+            rm["decision"].as_str(),
+            rm["ran"].as_str()
+        ),
+        (Some("opencode"), Some("deny"), Some("ran"))
+    );
     assert_eq!(rm["project"], "/proj");
     assert_eq!(r["calls"].as_array().unwrap().len(), 1);
 }
@@ -276,8 +356,12 @@ fn jsonl_and_html_outputs() {
     assert_eq!(rows.len(), 5);
     assert!(String::from_utf8_lossy(&out.stderr).contains("1 malformed line"));
     let page = std::fs::read_to_string(&html).unwrap();
-    let headline = &page[page.find("id=\"headline\"").unwrap()..page.find("id=\"by-rule\"").unwrap()];
-    assert!(headline.contains("rm -rf ~") && !headline.contains("git reset"), "{headline}");
+    let headline =
+        &page[page.find("id=\"headline\"").unwrap()..page.find("id=\"by-rule\"").unwrap()];
+    assert!(
+        headline.contains("rm -rf ~") && !headline.contains("git reset"),
+        "{headline}"
+    );
     assert!(page.contains("<article class=\"session\" data-host=\"claude\" data-session=\"s1\">"));
     assert!(!page.contains("<script"), "self-contained, no scripts");
 }

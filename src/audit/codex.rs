@@ -15,9 +15,7 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use super::{
-    Call, FileCalls, Ran, Reader, action_of, excerpt, jsonl, parse_time, refusal, text_of,
-};
+use super::{Call, FileCalls, Ran, Reader, action_of, jsonl, parse_time, text_of};
 use crate::hooks::Harness;
 
 pub const READER: Reader = Reader {
@@ -155,13 +153,7 @@ fn item(
                     .unwrap_or_else(|| output.to_string()),
                 other => text_of(other),
             };
-            let c = &mut out.calls[i];
-            c.ran = if refusal(&text) {
-                Ran::Refused
-            } else {
-                Ran::Ran
-            };
-            c.result = Some(excerpt(&text));
+            out.calls[i].answered(&text);
             return;
         }
         _ => return,

@@ -15,7 +15,7 @@ use std::path::Path;
 use rusqlite::{Connection, OpenFlags};
 use serde_json::Value;
 
-use super::{Call, FileCalls, Ran, Reader, action_of, excerpt, refusal};
+use super::{Call, FileCalls, Ran, Reader, action_of};
 use crate::hooks::Harness;
 
 pub const READER: Reader = Reader {
@@ -90,13 +90,7 @@ fn read(path: &Path) -> FileCalls {
             );
             if let Some(i) = pending.remove(&key) {
                 let text = row.content.clone().unwrap_or_default();
-                let c = &mut out.calls[i];
-                c.ran = if refusal(&text) {
-                    Ran::Refused
-                } else {
-                    Ran::Ran
-                };
-                c.result = Some(excerpt(&text));
+                out.calls[i].answered(&text);
             }
             continue;
         }

@@ -67,6 +67,18 @@ pub struct Call {
     pub line: usize,
 }
 
+impl Call {
+    /// A tool result followed: the call ran, unless the result says it was refused.
+    pub fn answered(&mut self, result: &str) {
+        self.ran = if refusal(result) {
+            Ran::Refused
+        } else {
+            Ran::Ran
+        };
+        self.result = Some(excerpt(result));
+    }
+}
+
 /// What a reader found in one file, and what it could not read.
 #[derive(Debug, Default)]
 pub struct FileCalls {
@@ -371,7 +383,8 @@ pub fn parse_time(s: &str) -> Option<i64> {
         "" | "Z" | "z" => 0,
         o if o.len() == 6 && (o.starts_with('+') || o.starts_with('-')) => {
             let sign = if o.starts_with('-') { -1 } else { 1 };
-            sign * (num(20..22)? * 60 + num(23..25)?) * 60_000
+            let part = |r: std::ops::Range<usize>| o.get(r)?.parse::<i64>().ok();
+            sign * (part(1..3)? * 60 + part(4..6)?) * 60_000
         }
         _ => return None,
     };
