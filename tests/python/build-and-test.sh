@@ -38,7 +38,11 @@ SHELLGATE_PLUGIN_TESTS_INPROCESS=1 SHELLGATE_BIN="$PWD/target/py-venv/bin/shellg
   $PY -m unittest discover -s integrations/hermes/tests
 
 step "OpenHands (openhands-sdk $OPENHANDS_SDK_VERSION needs Python 3.12+)"
-PY312=$(command -v python3.12 || command -v python3.13 || ls -d "$HOME"/.pyenv/versions/3.1[23]*/bin/python3 2>/dev/null | head -1 || true)
+# A candidate must run (pyenv's shims exist for versions that are not selected).
+PY312=
+for c in python3.12 python3.13 "$HOME"/.pyenv/versions/3.1[23]*/bin/python3; do
+  if "$c" -c 'import sys, venv; sys.exit(sys.version_info < (3, 12))' 2>/dev/null; then PY312=$c; break; fi
+done
 if [ -z "$PY312" ]; then
   echo "no Python 3.12 or newer found (python3.12 on PATH or under ~/.pyenv); OpenHands's tests cannot run" >&2
   exit 1
