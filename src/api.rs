@@ -55,24 +55,15 @@ pub enum ApiError {
 /// The context of a command run in `cwd` by a user whose home is `home` (defaults: this
 /// process's working directory and environment).
 pub fn context_at(cwd: Option<&str>, home: Option<&str>) -> Context {
-    let mut c = Context::from_process();
+    // `Environment::context` is the one place `HERMES_HOME` defaults to the home's `.hermes`.
+    let mut e = crate::Environment::from_process();
     if let Some(cwd) = cwd {
-        c.cwd = Some(cwd.to_string());
-        c.env.insert("PWD".into(), cwd.to_string());
+        e.cwd = Some(cwd.to_string());
     }
     if let Some(h) = home {
-        c.home = Some(h.to_string());
-        c.env.insert("HOME".into(), h.to_string());
-        // HERMES_HOME defaults to ~/.hermes; derived from $HOME it would point into the
-        // wrong home, so re-derive it unless the environment sets it explicitly.
-        if std::env::var_os("HERMES_HOME").is_none_or(|v| v.is_empty()) {
-            c.env.insert(
-                "HERMES_HOME".into(),
-                format!("{}/.hermes", h.trim_end_matches('/')),
-            );
-        }
+        e.home = Some(h.to_string());
     }
-    c
+    e.context()
 }
 
 /// A mode by its config name (`manual`, `smart`, `off`).
@@ -232,10 +223,7 @@ pub fn check(command: &str, opts: &CheckOptions) -> Result<Verdict, ApiError> {
 /// `shellgate explain`'s text report of a verdict: the decision, each finding with its
 /// span underlined, the evidence chain, and the policy line.
 pub fn explain_text(v: &Verdict, cwd: Option<&str>, color: bool) -> String {
-    let mut a = v.analysis.clone();
-    a.findings = v.findings.clone();
-    a.decision = v.decision;
-    let r = crate::report::report(&a, cwd);
+    let r = crate::report::report(v, cwd);
     let style = crate::render::Style::new(color);
     let mut text = crate::render::explain(&r, &style);
     text.push_str(&crate::render::policy_line(v));

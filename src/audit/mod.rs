@@ -250,8 +250,8 @@ impl Judge {
     pub fn new(cfg: LoadedConfig, home: Option<String>) -> Judge {
         let mut env = HookEnv::from_process();
         if home.is_some() {
-            env.home = home;
-            env.hermes_home = None;
+            env.process.home = home;
+            env.process.hermes_home = None;
         }
         Judge { cfg, env }
     }

@@ -161,7 +161,8 @@ pub fn main() -> i32 {
 }
 
 /// The analysis context for `--cwd`/`--home`, shared by `check` and `explain` so the two
-/// always judge a command the same way.
+/// always judge a command the same way: the process's environment with those two replaced
+/// (`HERMES_HOME`, unless the environment sets it, follows the home given).
 pub fn context_from(cwd: Option<&str>, home: Option<&str>) -> shellgate::Context {
     shellgate::api::context_at(cwd, home)
 }

@@ -372,8 +372,8 @@ fn hook(
         env.own_binary = own_binary;
         if home.is_some() {
             // Hermes's home follows the home given, as for `--home`.
-            env.home = home;
-            env.hermes_home = None;
+            env.process.home = home;
+            env.process.hermes_home = None;
         }
         handle(h, &bytes, &|ev| judge(h, ev, &env))
     });
