@@ -148,18 +148,18 @@ fn prompt(v: &Verdict, cfg: &policy::Config, tty: File, w: &mut File) -> Answer 
     text.push_str("\nshellgate: this command needs your approval\n\n");
     text.push_str(&format!(
         "  $ {}\n\n",
-        super::render::display(&v.analysis.command)
+        shellgate::render::display(&v.analysis.command)
     ));
     for f in &v.findings {
         text.push_str(&format!(
             "  {} {}: {}\n",
             f.rule,
             f.name,
-            super::render::display(&f.message)
+            shellgate::render::display(&f.message)
         ));
     }
     if let Some(n) = &v.checkpoint {
-        text.push_str(&format!("\n  {}\n", super::render::display(&n.text)));
+        text.push_str(&format!("\n  {}\n", shellgate::render::display(&n.text)));
     }
     text.push_str(&format!(
         "\n  [o]nce / [s]ession / [a]lways / [d]eny  (Enter = deny; denied after {} s): ",

@@ -1,17 +1,45 @@
 //! `shellgate explain`: the decision, every finding with its span underlined, and the
 //! evidence chain (decoded words, expanded variables, peeled wrappers, re-parsed nested
 //! code, graph paths, normalisation) that led there. Builds a `report::Report` (in
-//! [`super::report`]); printing is in [`super::render`], and `--json` serialises the same
+//! [`shellgate::report`]); rendering is in [`shellgate::render`], and `--json` serialises the same
 //! report so both views agree.
 
 use super::{emit, unwritten};
 
 use clap::Args;
 
-use super::render::{self, ColorChoice, Style};
-use super::report::report;
 use super::{EXIT_INTERNAL, EXIT_USAGE, context_from, decision_exit, read_command};
 use shellgate::Analysis;
+use shellgate::render::{self, Style};
+use shellgate::report::report;
+
+/// The `--color` choice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorChoice {
+    /// Colour when stdout is a terminal and `NO_COLOR` is unset or empty.
+    Auto,
+    /// Always colour, even into pipes and when `NO_COLOR` is set.
+    Always,
+    /// Never colour.
+    Never,
+}
+
+impl ColorChoice {
+    /// Resolve `--color` against the environment. An explicit `always` wins over `NO_COLOR`
+    /// because the user asked for it on this very command line.
+    pub fn style(self) -> Style {
+        use std::io::IsTerminal;
+        let color = match self {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => {
+                let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+                !no_color && std::io::stdout().is_terminal()
+            }
+        };
+        Style::new(color)
+    }
+}
 
 #[derive(Args, Debug)]
 pub struct ExplainArgs {
@@ -157,7 +185,7 @@ pub fn run(args: ExplainArgs) -> i32 {
         .filter(|v| **v)
         .count();
     if views == 0 {
-        let style = Style::resolve(args.color);
+        let style = args.color.style();
         if let Err(e) = emit(&mut out, format_args!("{}", render::explain(&r, &style))) {
             return unwritten(&e, decision_exit(v.decision));
         }

@@ -7,10 +7,10 @@ use clap::{Args, Subcommand, ValueEnum};
 use serde::Serialize;
 
 use super::policy_args::PolicyArgs;
-use super::render::display;
 use super::{EXIT_INTERNAL, EXIT_USAGE};
 use shellgate::Decision;
 use shellgate::policy::{self, LoadedConfig, LogQuery, Store, suggest};
+use shellgate::render::display;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum DecisionArg {

@@ -10,12 +10,12 @@ use clap::{Args, Subcommand};
 use serde::Serialize;
 
 use super::ledger::{StateArgs, fmt_time};
-use super::render::display;
 use super::{EXIT_INTERNAL, EXIT_USAGE, emit, unwritten};
 use shellgate::checkpoint::manifest::Kind;
 use shellgate::checkpoint::restore::{self, Done, State, UndoPlan};
 use shellgate::checkpoint::{self, Shadow, human};
 use shellgate::policy::CheckpointRecord;
+use shellgate::render::display;
 
 /// Exit code when `undo` left everything as it was because a file changed after the
 /// command (it needs `--force`).

@@ -2422,6 +2422,23 @@ static SG_LOG: Grammar = Grammar {
     ..Grammar::GNU
 };
 
+static SG_AUDIT: Grammar = Grammar {
+    longs: &[
+        value("since"),
+        value("html"),
+        value("home"),
+        value("config"),
+        value("mode"),
+        flag("json"),
+        flag("jsonl"),
+        flag("no-config"),
+        flag("progress"),
+        flag("help"),
+    ],
+    abbreviate: false,
+    ..Grammar::GNU
+};
+
 static SG_APPROVALS_LIST: Grammar = Grammar {
     longs: &[
         value("config"),
@@ -2608,6 +2625,10 @@ pub static SHELLGATE: Grammar = Grammar {
         Sub {
             names: &["approvals"],
             grammar: &SG_APPROVALS,
+        },
+        Sub {
+            names: &["audit"],
+            grammar: &SG_AUDIT,
         },
         Sub {
             names: &["config"],
