@@ -15,7 +15,7 @@
 //! it calls) returning [`Affected`] items, plus a test below and one in
 //! `tests/checkpoint.rs` that runs the real command and restores what it changed.
 
-use super::opts::grammars::find_paths;
+use super::opts::grammars::{find_paths, find_takes_value};
 use super::opts::value_word;
 use super::paths::{expand_tilde, fold, resolve};
 use super::{CmdId, Command, OriginKind, Piece, RedirectOp, Script, Word};
@@ -397,56 +397,13 @@ fn find_filter(expr: &[Word]) -> Option<FindFilter> {
                 }
                 i += 1;
             }
-            x if x.starts_with('-') && takes_value(x) => i += 1,
+            x if find_takes_value(x) => i += 1,
             _ => {}
         }
         negated = false;
         i += 1;
     }
     Some(f)
-}
-
-/// `find` tests and actions that take one argument.
-fn takes_value(t: &str) -> bool {
-    matches!(
-        t,
-        "-path"
-            | "-ipath"
-            | "-wholename"
-            | "-iwholename"
-            | "-regex"
-            | "-iregex"
-            | "-lname"
-            | "-ilname"
-            | "-xtype"
-            | "-user"
-            | "-group"
-            | "-uid"
-            | "-gid"
-            | "-perm"
-            | "-size"
-            | "-mtime"
-            | "-atime"
-            | "-ctime"
-            | "-mmin"
-            | "-amin"
-            | "-cmin"
-            | "-newer"
-            | "-anewer"
-            | "-cnewer"
-            | "-samefile"
-            | "-inum"
-            | "-links"
-            | "-fstype"
-            | "-printf"
-            | "-fprint"
-            | "-fprint0"
-            | "-fprintf"
-            | "-fls"
-            | "-regextype"
-            | "-context"
-            | "-used"
-    )
 }
 
 /// Does `find` delete what it selects itself (`-delete`, outside `-exec` clauses)?
@@ -462,7 +419,7 @@ fn find_deletes(find: &Command) -> bool {
                 }
             }
             Some("-delete") => return true,
-            Some(t) if takes_value(t) || matches!(t, "-name" | "-iname" | "-type") => i += 1,
+            Some(t) if find_takes_value(t) => i += 1,
             _ => {}
         }
         i += 1;

@@ -179,6 +179,56 @@ pub fn find_paths(o: &super::Opts, args: &[crate::model::Word]) -> (Vec<usize>, 
     (paths, args.len())
 }
 
+/// `find` tests and options whose next word is their value (so `-name -delete` is a
+/// pattern, not an action).
+pub fn find_takes_value(t: &str) -> bool {
+    matches!(
+        t,
+        "-name"
+            | "-iname"
+            | "-path"
+            | "-ipath"
+            | "-wholename"
+            | "-iwholename"
+            | "-regex"
+            | "-iregex"
+            | "-lname"
+            | "-ilname"
+            | "-type"
+            | "-xtype"
+            | "-user"
+            | "-group"
+            | "-uid"
+            | "-gid"
+            | "-perm"
+            | "-size"
+            | "-mtime"
+            | "-atime"
+            | "-ctime"
+            | "-mmin"
+            | "-amin"
+            | "-cmin"
+            | "-newer"
+            | "-anewer"
+            | "-cnewer"
+            | "-samefile"
+            | "-inum"
+            | "-links"
+            | "-maxdepth"
+            | "-mindepth"
+            | "-fstype"
+            | "-printf"
+            | "-fprint"
+            | "-fprint0"
+            | "-fprintf"
+            | "-fls"
+            | "-regextype"
+            | "-context"
+            | "-used"
+            | "-files0-from"
+    )
+}
+
 // --- network and copies -----------------------------------------------------------------
 
 /// `curl` (long names exact: curl does not resolve abbreviations).
