@@ -15,7 +15,8 @@ shellgate and pytest installed (`--python`):
    failure, or a listed one that now passes, fails the run.
 2. Always: a differential over the repository's corpus commands against the installed
    release's own functions: nothing Hermes's hardline tier blocks may be called safe by the
-   drop-in, and the drop-in's keys are Hermes's keys (or `shellgate SG...` for rules Hermes
+   drop-in unless the corpus labels it allow (then it is a false positive of Hermes's regexes),
+   and the drop-in's keys are Hermes's keys (or `shellgate SG...` for rules Hermes
    has no key for). Exceptions are listed in expected.toml with the reason.
 
 Ends with `N passed, M failed`.
@@ -50,7 +51,7 @@ for path in sorted(glob.glob(sys.argv[1] + "/corpus/*.toml")):
             rd = real.detect_dangerous_command(cmd)[0]
             d = hermes.detect_dangerous_command(cmd)
             h = hermes.detect_hardline_command(cmd)
-            out.append({"cmd": cmd, "hermes_hardline": rh, "hermes_dangerous": rd,
+            out.append({"cmd": cmd, "expect": case.get("expect"), "hermes_hardline": rh, "hermes_dangerous": rd,
                         "dangerous": d[0], "key": d[1], "hardline": h[0],
                         "key_ok": d[1] is None or d[1] in keys or d[1].startswith(("shellgate ", "arbitrary program execution via "))})
 print(json.dumps(out))
@@ -125,7 +126,10 @@ def differential(python, expected_hardline):
           f"agree on dangerous-or-not for {agree}; Hermes hardline: {sum(r['hermes_hardline'] for r in rows)}, "
           f"shellgate hardline: {sum(r['hardline'] for r in rows)}")
     for r in rows:
-        if r["hermes_hardline"] and not r["dangerous"] and r["cmd"] not in expected_hardline:
+        # A case the corpus labels allow (by the risk model) is a false positive of Hermes's
+        # regexes when its hardline tier blocks it; anything else must not be called safe.
+        if (r["hermes_hardline"] and not r["dangerous"] and r["expect"] != "allow"
+                and r["cmd"] not in expected_hardline):
             problems.append(f"Hermes's hardline tier blocks it, the drop-in calls it safe: {r['cmd']!r}")
         if not r["key_ok"]:
             problems.append(f"the drop-in gave a key that is not Hermes's: {r['key']!r} for {r['cmd']!r}")
