@@ -4,13 +4,13 @@
 
 use serde::Serialize;
 
-use shellgate::model::{OriginKind, WordNote};
-use shellgate::text::{display_text, quote};
+use crate::model::{OriginKind, WordNote};
+use crate::text::{display_text, quote};
 
 /// One step of the evidence chain behind a finding.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
-pub(crate) enum Evidence {
+pub enum Evidence {
     /// What happened while decoding one word (`$'\x72\x6d'` → `rm`, `$X` → `/`).
     Word { word: String, note: WordNote },
     /// A wrapper program peeled off in front of the real program.
@@ -36,7 +36,7 @@ pub(crate) enum Evidence {
 }
 
 /// A sentence a newcomer can follow for one piece of evidence.
-pub(crate) fn evidence_sentence(e: &Evidence) -> String {
+pub fn evidence_sentence(e: &Evidence) -> String {
     match e {
         Evidence::Word { word, note } => match note {
             WordNote::Decoded { from, to } => format!(
