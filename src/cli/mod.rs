@@ -114,6 +114,9 @@ pub fn main() -> i32 {
     if let Some(a) = hook::exact_args(std::env::args_os().skip(1)) {
         return hook::run(a);
     }
+    if let Some(a) = hook::amp_delegate(std::env::args_os().skip(1), |k| std::env::var(k).ok()) {
+        return hook::run(a);
+    }
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         // A hook that cannot even parse its arguments must still block: harnesses treat
