@@ -1,11 +1,12 @@
 //! Inline interpreter code (`python3 -c`, `node -e`, heredocs into `perl`): the code is
-//! scanned for capabilities; literal shell-outs are lowered as nested shell code and
-//! literal deletes as `rm` commands, so the same rules judge them.
+//! scanned for capabilities; literal shell-outs become nested shell code and literal
+//! deletes `rm` commands ([`InlineRun`]), which the lowering lowers, so the same rules
+//! judge them.
 
-use super::env::Env;
+use super::frame::NestedCode;
 use super::interp::{self, CapKind, ShellOut};
-use super::lower::{Block, Lowerer};
-use super::{CmdId, InlineCode, Origin, OriginKind, Word};
+use super::{InlineCode, OriginKind, Word};
+use crate::Span;
 
 /// The code an interpreter invocation runs, when it is inline (flag or stdin), read with the
 /// interpreter's row of the interpreter table.
@@ -43,68 +44,62 @@ fn cap_name(k: CapKind) -> &'static str {
     }
 }
 
-/// Lower what inline interpreter code runs, when `name` is an interpreter.
-pub(super) fn lower_inline(
-    l: &mut Lowerer<'_>,
-    id: CmdId,
+/// What inline interpreter code runs, for the lowering to lower as commands of its own.
+pub(super) enum InlineRun {
+    /// A literal shell-out (`os.system("..")`, `subprocess.run([..])`), as shell code.
+    ShellOut(NestedCode),
+    /// A literal delete or write, as the shell command that does the same (`rm -r -- P`,
+    /// `tee -- P`), made by the interpreter's `call`.
+    FileCall { argv: Vec<Word>, call: String },
+}
+
+/// Read the inline code of `name` (an interpreter) with the interpreter table: what it can
+/// do, for the command, and (unless the code could not be read) what it runs. `None` when
+/// `name` is no interpreter or runs no inline code.
+pub(super) fn read(
     name: &str,
     argv: &[Word],
-    env: &mut Env,
-    origin: &Origin,
-) -> Option<Block> {
+    stdin: Option<&str>,
+    span: Span,
+) -> Option<(InlineCode, Option<Vec<InlineRun>>)> {
     let it = interp::table::lookup(name)?;
     let lang = it.lang;
-    let (span, stdin) = {
-        let c = l.script.commands.get(id)?;
-        (c.span, c.stdin_text.clone())
-    };
-    let code = match inline_code(it, argv, stdin.as_deref())? {
+    let code = match inline_code(it, argv, stdin)? {
         Ok(c) => c,
         Err(reason) => {
-            if let Some(c) = l.script.commands.get_mut(id) {
-                c.inline = Some(InlineCode {
-                    language: format!("{lang:?}").to_lowercase(),
-                    capabilities: Vec::new(),
-                    unreadable: Some(reason),
-                });
-            }
-            return None;
+            let code = InlineCode {
+                language: format!("{lang:?}").to_lowercase(),
+                capabilities: Vec::new(),
+                unreadable: Some(reason),
+            };
+            return Some((code, None));
         }
     };
     let scan = interp::scan(lang, &code);
-    if let Some(c) = l.script.commands.get_mut(id) {
-        c.inline = Some(InlineCode {
-            language: format!("{lang:?}").to_lowercase(),
-            capabilities: scan
-                .capabilities
-                .iter()
-                .map(|c| (cap_name(c.kind).to_string(), c.what.clone()))
-                .collect(),
-            unreadable: scan.unreadable.then(|| {
-                scan.unreadable_reason
-                    .clone()
-                    .unwrap_or_else(|| "the code could not be read".into())
-            }),
-        });
-    }
-    let mut out = Block::default();
+    let inline = InlineCode {
+        language: format!("{lang:?}").to_lowercase(),
+        capabilities: scan
+            .capabilities
+            .iter()
+            .map(|c| (cap_name(c.kind).to_string(), c.what.clone()))
+            .collect(),
+        unreadable: scan.unreadable.then(|| {
+            scan.unreadable_reason
+                .clone()
+                .unwrap_or_else(|| "the code could not be read".into())
+        }),
+    };
+    let mut runs = Vec::new();
     for so in &scan.shell_outs {
         let text = match so {
             ShellOut::Code { code, .. } => code.clone(),
             ShellOut::Argv { argv, .. } => shell_words::join(argv),
         };
-        let w = Word::literal(&text, span);
-        let detail = format!("{name} shell-out");
-        let b = l.lower_code(
-            &w,
+        runs.push(InlineRun::ShellOut(NestedCode::new(
+            Word::literal(&text, span),
             OriginKind::Interpreter,
-            &detail,
-            env,
-            origin,
-            Some(span),
-            None,
-        );
-        out.commands.extend(b.commands);
+            format!("{name} shell-out"),
+        )));
     }
     for d in &scan.deletes {
         let mut words = vec![Word::literal("rm", span)];
@@ -113,8 +108,10 @@ pub(super) fn lower_inline(
         }
         words.push(Word::literal("--", span));
         words.push(Word::literal(&d.path, span));
-        let b = lower_file_call(l, words, name, &d.call, span, env, origin);
-        out.commands.extend(b.commands);
+        runs.push(InlineRun::FileCall {
+            argv: words,
+            call: d.call.clone(),
+        });
     }
     for w in &scan.writes {
         // Judged by its target like any other write: `tee` is the one writer every
@@ -124,36 +121,10 @@ pub(super) fn lower_inline(
             Word::literal("--", span),
             Word::literal(&w.path, span),
         ];
-        let b = lower_file_call(l, words, name, &w.call, span, env, origin);
-        out.commands.extend(b.commands);
+        runs.push(InlineRun::FileCall {
+            argv: words,
+            call: w.call.clone(),
+        });
     }
-    Some(out)
-}
-
-/// Lower a literal delete or write call of inline code as the shell command that does the
-/// same (`words`: `rm -r -- P`, `tee -- P`), reached through the interpreter's `call`.
-fn lower_file_call(
-    l: &mut Lowerer<'_>,
-    words: Vec<Word>,
-    name: &str,
-    call: &str,
-    span: crate::Span,
-    env: &mut Env,
-    origin: &Origin,
-) -> Block {
-    let step = super::OriginStep {
-        kind: OriginKind::Interpreter,
-        span,
-        detail: format!("{name} {call}"),
-    };
-    l.run_argv(
-        words,
-        Vec::new(),
-        Vec::new(),
-        span,
-        env,
-        &origin.push(step),
-        None,
-        Some(call.to_string()),
-    )
+    Some((inline, Some(runs)))
 }

@@ -4,6 +4,7 @@
 mod block;
 mod display;
 mod env;
+mod frame;
 pub mod hooks;
 mod inline;
 pub mod interp;

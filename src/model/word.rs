@@ -4,10 +4,9 @@
 
 use super::block::Block;
 use super::env::{Env, VarValue};
+use super::frame::Frame;
 use super::source::Source;
-use super::{
-    Origin, OriginKind, OriginStep, Piece, SubstKind, Substitution, Word, WordNote, grow_stack,
-};
+use super::{OriginKind, OriginStep, Piece, SubstKind, Substitution, Word, WordNote, grow_stack};
 use crate::normalize::Normalized;
 use crate::syntax::{NodeId, kinds as k};
 
@@ -320,14 +319,17 @@ enum Expanded {
 pub(super) trait Substitute {
     /// The user whose home `~` names, when known.
     fn user(&self) -> Option<&str>;
-    /// Run the statements of one substitution in `env` (already a copy: a subshell).
-    fn run_substitution(
-        &mut self,
-        src: &Source,
-        nodes: &[NodeId],
-        env: &mut Env,
-        origin: &Origin,
-    ) -> Block;
+    /// Run the statements of one substitution in `f` (its environment already a copy: a
+    /// subshell; its origin ending in the substitution; no stdin).
+    fn run_substitution(&mut self, f: &mut Frame<'_>, nodes: &[NodeId]) -> Block;
+}
+
+/// Where decoding one word puts what it finds: the word's atoms, the evidence notes, and the
+/// substitutions that ran inside it.
+struct Out<'o> {
+    atoms: &'o mut Vec<Atom>,
+    notes: &'o mut Vec<WordNote>,
+    subs: &'o mut Vec<Substitution>,
 }
 
 /// Word expansion over one normalised command, running substitutions through `cx`.
@@ -432,12 +434,11 @@ impl Expander<'_> {
     /// word's value goes through here.
     pub(super) fn decode_nodes(
         &mut self,
-        src: &Source,
+        f: &mut Frame<'_>,
         nodes: &[NodeId],
-        env: &mut Env,
-        origin: &Origin,
         mode: WordMode,
     ) -> Vec<Word> {
+        let src = f.src;
         if let [only] = nodes
             && plain_path_on()
             && let Some(text) = plain_word(src, *only)
@@ -484,18 +485,14 @@ impl Expander<'_> {
                 continue;
             }
             let _ = skip_dollar;
-            self.atoms_of(
-                src,
-                n,
-                env,
-                origin,
-                false,
-                &mut atoms,
-                &mut notes,
-                &mut substitutions,
-                0,
-            );
+            let mut out = Out {
+                atoms: &mut atoms,
+                notes: &mut notes,
+                subs: &mut substitutions,
+            };
+            self.atoms_of(f, n, false, &mut out, 0);
         }
+        let env: &Env = f.env;
         let span = src.span(start, end, self.norm);
         let fields: Vec<Vec<Atom>> = match mode {
             WordMode::Argument => {
@@ -514,20 +511,20 @@ impl Expander<'_> {
                 braced
                     .into_iter()
                     // An alternative that is empty (`{/,}`) is no word at all, as in bash.
-                    .filter(|f| !several || !f.is_empty())
-                    .flat_map(|f| {
+                    .filter(|field| !several || !field.is_empty())
+                    .flat_map(|field| {
                         // bash (not in posix mode) expands `~` in arguments shaped like an
                         // assignment too: `dd of=~/swap`.
-                        let f = match assignment_shaped(&f) {
+                        let field = match assignment_shaped(&field) {
                             Some(eq) => {
-                                let mut v = f;
+                                let mut v = field;
                                 let value = v.split_off(eq + 1);
                                 v.extend(self.tilde(value, env, &mut notes, true));
                                 v
                             }
-                            None => self.tilde(f, env, &mut notes, false),
+                            None => self.tilde(field, env, &mut notes, false),
                         };
-                        split_fields(f)
+                        split_fields(field)
                     })
                     .collect()
             }
@@ -554,8 +551,8 @@ impl Expander<'_> {
         let mut words = Vec::with_capacity(fields.len());
         let count = fields.len();
         let (mut raw, mut notes, mut substitutions) = (Some(raw), Some(notes), Some(substitutions));
-        for (i, f) in fields.into_iter().enumerate() {
-            let pieces = to_pieces(&f);
+        for (i, field) in fields.into_iter().enumerate() {
+            let pieces = to_pieces(&field);
             // The last field takes what the others copy (the only field, for most words).
             fn own<T: Clone + Default>(v: &mut Option<T>, last: bool) -> T {
                 if last {
@@ -597,11 +594,10 @@ impl Expander<'_> {
     /// known at run time), and the substitutions that ran inside it.
     pub(super) fn decode_heredoc(
         &mut self,
-        src: &Source,
+        f: &mut Frame<'_>,
         body: NodeId,
-        env: &mut Env,
-        origin: &Origin,
     ) -> (Option<String>, Vec<Substitution>) {
+        let src = f.src;
         let node = src.tree.node(body);
         let mut atoms = Vec::new();
         let mut notes = Vec::new();
@@ -629,9 +625,12 @@ impl Expander<'_> {
             if ch.kind == k::HEREDOC_CONTENT {
                 heredoc_text(src.text.get(ch.start..ch.end).unwrap_or(""), &mut atoms);
             } else {
-                self.atoms_of(
-                    src, c, env, origin, true, &mut atoms, &mut notes, &mut subs, 0,
-                );
+                let mut out = Out {
+                    atoms: &mut atoms,
+                    notes: &mut notes,
+                    subs: &mut subs,
+                };
+                self.atoms_of(f, c, true, &mut out, 0);
             }
             pos = pos.max(ch.end);
         }
@@ -763,15 +762,8 @@ impl Expander<'_> {
 
     /// Runs the code of the `$(..)`, `<(..)` or `>(..)` node `id` in a copy of `env`, as the
     /// subshell it is, with the substitution as a step of its origin.
-    fn run_subst(
-        &mut self,
-        src: &Source,
-        id: NodeId,
-        env: &Env,
-        origin: &Origin,
-        kind: OriginKind,
-        detail: &str,
-    ) -> Block {
+    fn run_subst(&mut self, f: &Frame<'_>, id: NodeId, kind: OriginKind, detail: &str) -> Block {
+        let src = f.src;
         let node = src.tree.node(id);
         let inner: Vec<NodeId> = src.tree.named_children(id).map(|(c, _)| c).collect();
         let step = OriginStep {
@@ -779,36 +771,35 @@ impl Expander<'_> {
             span: src.span(node.start, node.end, self.norm),
             detail: detail.into(),
         };
-        let mut sub_env = env.clone();
+        let mut sub_env = f.env.clone();
+        let origin = f.origin.push(step);
         self.cx
-            .run_substitution(src, &inner, &mut sub_env, &origin.push(step))
+            .run_substitution(&mut Frame::new(src, &mut sub_env, &origin, None), &inner)
     }
 
-    #[allow(clippy::too_many_arguments)]
+    /// The atoms of one node of a word (`in_dq`: inside double quotes), with its notes and
+    /// the substitutions it runs.
     fn atoms_of(
         &mut self,
-        src: &Source,
+        f: &mut Frame<'_>,
         id: NodeId,
-        env: &mut Env,
-        origin: &Origin,
         in_dq: bool,
-        atoms: &mut Vec<Atom>,
-        notes: &mut Vec<WordNote>,
-        subs: &mut Vec<Substitution>,
+        out: &mut Out<'_>,
         depth: usize,
     ) {
         grow_stack(|| {
+            let src = f.src;
             let node = src.tree.node(id);
             let text = src.text.get(node.start..node.end).unwrap_or("");
             if depth > 64 {
-                atoms.push(Atom::Unk {
+                out.atoms.push(Atom::Unk {
                     reason: "word nesting is too deep to decode".into(),
                     may_be_empty: true,
                 });
                 return;
             }
             if node.is_error || node.is_missing {
-                atoms.push(Atom::Unk {
+                out.atoms.push(Atom::Unk {
                     reason: "part of the word did not parse".into(),
                     may_be_empty: true,
                 });
@@ -816,7 +807,7 @@ impl Expander<'_> {
             }
             // `$$` at the end of a word comes as one anonymous token: the shell's process id.
             if !node.named && text == "$$" {
-                atoms.push(Atom::Unk {
+                out.atoms.push(Atom::Unk {
                     reason: "$$ (the shell's process id) is only known at run time".into(),
                     may_be_empty: false,
                 });
@@ -825,19 +816,19 @@ impl Expander<'_> {
             // Anonymous tokens inside a word (a lone `$`, `=`) are literal text.
             if !node.named {
                 if in_dq {
-                    decode_dq(text, atoms);
+                    decode_dq(text, out.atoms);
                 } else {
-                    decode_unquoted(text, atoms);
+                    decode_unquoted(text, out.atoms);
                 }
                 return;
             }
             match node.kind {
-                k::WORD | k::NUMBER if !in_dq => decode_unquoted(text, atoms),
+                k::WORD | k::NUMBER if !in_dq => decode_unquoted(text, out.atoms),
                 k::WORD | k::NUMBER | k::STRING_CONTENT | k::HEREDOC_CONTENT => {
                     if in_dq {
-                        decode_dq(text, atoms)
+                        decode_dq(text, out.atoms)
                     } else {
-                        decode_unquoted(text, atoms)
+                        decode_unquoted(text, out.atoms)
                     }
                 }
                 k::RAW_STRING => {
@@ -845,7 +836,7 @@ impl Expander<'_> {
                         .strip_prefix('\'')
                         .map(|t| t.strip_suffix('\'').unwrap_or(t))
                         .unwrap_or(text);
-                    push_str(atoms, inner, true, false);
+                    push_str(out.atoms, inner, true, false);
                 }
                 k::ANSI_C_STRING => {
                     let inner = text
@@ -854,12 +845,12 @@ impl Expander<'_> {
                         .unwrap_or(text);
                     let decoded = decode_ansi_c(inner);
                     if decoded != inner {
-                        notes.push(WordNote::Decoded {
+                        out.notes.push(WordNote::Decoded {
                             from: text.to_string(),
                             to: decoded.clone(),
                         });
                     }
-                    push_str(atoms, &decoded, true, false);
+                    push_str(out.atoms, &decoded, true, false);
                 }
                 k::STRING | k::TRANSLATED_STRING => {
                     // Text between child nodes (e.g. a lone `$`) is literal.
@@ -877,62 +868,60 @@ impl Expander<'_> {
                             continue;
                         }
                         if ch.start > pos {
-                            decode_dq(src.text.get(pos..ch.start).unwrap_or(""), atoms);
+                            decode_dq(src.text.get(pos..ch.start).unwrap_or(""), out.atoms);
                         }
                         if ch.named {
-                            self.atoms_of(src, c, env, origin, true, atoms, notes, subs, depth + 1);
+                            self.atoms_of(f, c, true, out, depth + 1);
                         } else {
-                            decode_dq(src.text.get(ch.start..ch.end).unwrap_or(""), atoms);
+                            decode_dq(src.text.get(ch.start..ch.end).unwrap_or(""), out.atoms);
                         }
                         pos = pos.max(ch.end);
                     }
                     if inner_end > pos {
-                        decode_dq(src.text.get(pos..inner_end).unwrap_or(""), atoms);
+                        decode_dq(src.text.get(pos..inner_end).unwrap_or(""), out.atoms);
                     }
                 }
                 k::CONCATENATION => {
                     for &c in &node.children {
-                        self.atoms_of(src, c, env, origin, in_dq, atoms, notes, subs, depth + 1);
+                        self.atoms_of(f, c, in_dq, out, depth + 1);
                     }
                 }
                 k::SIMPLE_EXPANSION => {
                     let name = text.trim_start_matches('$').to_string();
-                    let v = self.lookup(env, &name);
-                    let ifs = ifs_of(env);
-                    self.push_value(v, &name, in_dq, atoms, notes, ifs);
+                    let v = self.lookup(f.env, &name);
+                    let ifs = ifs_of(f.env);
+                    self.push_value(v, &name, in_dq, out.atoms, out.notes, ifs);
                 }
                 k::EXPANSION => {
-                    let v = self.expand_braced(src, id, env, origin, notes, subs, depth);
+                    let v = self.expand_braced(f, id, out.notes, out.subs, depth);
                     let label = text.to_string();
-                    let ifs = ifs_of(env);
-                    self.push_value(v, &label, in_dq, atoms, notes, ifs);
+                    let ifs = ifs_of(f.env);
+                    self.push_value(v, &label, in_dq, out.atoms, out.notes, ifs);
                 }
                 k::COMMAND_SUBSTITUTION => {
                     let block = self.run_subst(
-                        src,
+                        f,
                         id,
-                        env,
-                        origin,
                         OriginKind::CommandSubstitution,
                         "command substitution $(..)",
                     );
-                    subs.push(Substitution {
+                    out.subs.push(Substitution {
                         kind: SubstKind::Command,
                         producers: block.tails.clone(),
                         commands: block.commands.clone(),
                         output: block.output.clone(),
                         span: src.span(node.start, node.end, self.norm),
                     });
-                    let ifs = ifs_of(env);
+                    let ifs = ifs_of(f.env);
                     match block.output {
-                        Some(out) => {
-                            let trimmed = out.trim_end_matches('\n').to_string();
-                            notes.push(WordNote::SubstitutionOutput {
+                        Some(output) => {
+                            let trimmed = output.trim_end_matches('\n').to_string();
+                            out.notes.push(WordNote::SubstitutionOutput {
                                 value: trimmed.clone(),
                             });
-                            push_expanded(atoms, &trimmed, in_dq, ifs.as_deref());
+                            push_expanded(out.atoms, &trimmed, in_dq, ifs.as_deref());
                         }
-                        None => atoms.push(Atom::Unk {
+                        None => out.atoms.push(Atom::Unk {
                             reason: format!("the output of `{}`", short(text)),
                             may_be_empty: true,
                         }),
@@ -941,10 +930,8 @@ impl Expander<'_> {
                 k::PROCESS_SUBSTITUTION => {
                     let out_dir = text.starts_with(">(");
                     let block = self.run_subst(
-                        src,
+                        f,
                         id,
-                        env,
-                        origin,
                         OriginKind::ProcessSubstitution,
                         if out_dir {
                             "process substitution >(..)"
@@ -952,7 +939,7 @@ impl Expander<'_> {
                             "process substitution <(..)"
                         },
                     );
-                    subs.push(Substitution {
+                    out.subs.push(Substitution {
                         kind: if out_dir {
                             SubstKind::ProcessOut
                         } else {
@@ -967,7 +954,7 @@ impl Expander<'_> {
                         output: block.output.clone(),
                         span: src.span(node.start, node.end, self.norm),
                     });
-                    atoms.push(Atom::Unk {
+                    out.atoms.push(Atom::Unk {
                         reason: format!("a /dev/fd path connected to `{}`", short(text)),
                         may_be_empty: false,
                     });
@@ -977,26 +964,26 @@ impl Expander<'_> {
                     let body = text.trim_start_matches('{').trim_end_matches('}');
                     match expand_sequence(body) {
                         Some(items) => {
-                            atoms.push(Atom::written('{', false));
+                            out.atoms.push(Atom::written('{', false));
                             for (i, it) in items.iter().enumerate() {
                                 if i > 0 {
-                                    atoms.push(Atom::written(',', false));
+                                    out.atoms.push(Atom::written(',', false));
                                 }
-                                push_str(atoms, it, true, false);
+                                push_str(out.atoms, it, true, false);
                             }
                             if items.len() == 1 {
-                                atoms.push(Atom::written(',', false));
+                                out.atoms.push(Atom::written(',', false));
                             }
-                            atoms.push(Atom::written('}', false));
+                            out.atoms.push(Atom::written('}', false));
                         }
-                        None => push_str(atoms, text, false, false),
+                        None => push_str(out.atoms, text, false, false),
                     }
                 }
                 _ => {
                     // Arithmetic and other conservative kinds: value unknown, but any code
                     // inside still runs and is lowered.
-                    self.lower_substitutions_in(src, id, env, origin, subs, depth);
-                    atoms.push(Atom::Unk {
+                    self.lower_substitutions_in(f, id, out.subs, depth);
+                    out.atoms.push(Atom::Unk {
                         reason: format!("`{}` is only known at run time", short(text)),
                         may_be_empty: true,
                     });
@@ -1008,22 +995,26 @@ impl Expander<'_> {
     /// Lower every `$(..)`/`<(..)` inside a subtree whose value we do not compute.
     fn lower_substitutions_in(
         &mut self,
-        src: &Source,
+        f: &mut Frame<'_>,
         id: NodeId,
-        env: &mut Env,
-        origin: &Origin,
         subs: &mut Vec<Substitution>,
         depth: usize,
     ) {
+        let src = f.src;
         let children = &src.tree.node(id).children;
         for &c in children {
             let kind = src.tree.node(c).kind;
             if kind == k::COMMAND_SUBSTITUTION || kind == k::PROCESS_SUBSTITUTION {
                 let mut a = Vec::new();
                 let mut n = Vec::new();
-                self.atoms_of(src, c, env, origin, false, &mut a, &mut n, subs, depth + 1);
+                let mut out = Out {
+                    atoms: &mut a,
+                    notes: &mut n,
+                    subs,
+                };
+                self.atoms_of(f, c, false, &mut out, depth + 1);
             } else if depth < 64 {
-                self.lower_substitutions_in(src, c, env, origin, subs, depth + 1);
+                self.lower_substitutions_in(f, c, subs, depth + 1);
             }
         }
     }
@@ -1074,17 +1065,15 @@ impl Expander<'_> {
     }
 
     /// `${...}` with its operators.
-    #[allow(clippy::too_many_arguments)]
     fn expand_braced(
         &mut self,
-        src: &Source,
+        f: &mut Frame<'_>,
         id: NodeId,
-        env: &mut Env,
-        origin: &Origin,
         notes: &mut Vec<WordNote>,
         subs: &mut Vec<Substitution>,
         depth: usize,
     ) -> Expanded {
+        let src = f.src;
         let node = src.tree.node(id);
         let text = src.text.get(node.start..node.end).unwrap_or("").to_string();
         let unknown = |r: String| Expanded::Unknown {
@@ -1109,7 +1098,7 @@ impl Expander<'_> {
                 continue;
             }
             if name.is_none() && ch.kind == k::SUBSCRIPT {
-                self.lower_substitutions_in(src, c, env, origin, subs, depth);
+                self.lower_substitutions_in(f, c, subs, depth);
                 return unknown(format!(
                     "`{}` (an array element) is only known at run time",
                     short(&text)
@@ -1128,26 +1117,26 @@ impl Expander<'_> {
                 last.push(c);
             } else {
                 // Something we do not model sits where the name should be.
-                self.lower_substitutions_in(src, id, env, origin, subs, depth);
+                self.lower_substitutions_in(f, id, subs, depth);
                 return unknown(format!("`{}` is only known at run time", short(&text)));
             }
         }
         let Some(name) = name else {
-            self.lower_substitutions_in(src, id, env, origin, subs, depth);
+            self.lower_substitutions_in(f, id, subs, depth);
             return unknown(format!("`{}` is only known at run time", short(&text)));
         };
         if let Some(p) = prefix_op {
-            return match (p.as_str(), self.lookup(env, &name)) {
+            return match (p.as_str(), self.lookup(f.env, &name)) {
                 ("#", Expanded::Known(v)) => Expanded::Known(v.chars().count().to_string()),
                 _ => unknown(format!("`{}` is only known at run time", short(&text))),
             };
         }
-        let base = self.lookup(env, &name);
+        let base = self.lookup(f.env, &name);
         if ops.is_empty() {
             return base;
         }
         // Decode an operand as a single word (no splitting).
-        let mut operand = |this: &mut Self, i: usize, env: &mut Env| -> Option<String> {
+        let mut operand = |this: &mut Self, i: usize, f: &mut Frame<'_>| -> Option<String> {
             let nodes = operands.get(i)?.clone();
             if nodes.is_empty() {
                 return Some(String::new());
@@ -1161,7 +1150,12 @@ impl Expander<'_> {
                     push_str(&mut a, t, true, false);
                     continue;
                 }
-                this.atoms_of(src, n, env, origin, true, &mut a, notes, subs, depth + 1);
+                let mut out = Out {
+                    atoms: &mut a,
+                    notes: &mut *notes,
+                    subs: &mut *subs,
+                };
+                this.atoms_of(f, n, true, &mut out, depth + 1);
             }
             let pieces = to_pieces(&a);
             let mut s = String::new();
@@ -1176,12 +1170,12 @@ impl Expander<'_> {
         let op = ops[0].as_str();
         match op {
             ":-" | "-" | ":=" | "=" | ":?" | "?" | ":+" | "+" => {
-                let def = operand(self, 0, env);
+                let def = operand(self, 0, f);
                 let empty_counts = op.starts_with(':');
                 let set_state = match &base {
                     Expanded::Known(v) if v.is_empty() && empty_counts => Some(false),
                     Expanded::Known(_) => Some(true),
-                    _ => env.get(&name).map(|_| true).filter(|_| false),
+                    _ => f.env.get(&name).map(|_| true).filter(|_| false),
                 };
                 let is_plus = op.ends_with('+');
                 match (set_state, is_plus) {
@@ -1194,7 +1188,7 @@ impl Expander<'_> {
                     (Some(false), false) => match def {
                         Some(d) => {
                             if op.contains('=') {
-                                env.set(&name, VarValue::Known(d.clone()));
+                                f.env.set(&name, VarValue::Known(d.clone()));
                             }
                             Expanded::Known(d)
                         }
@@ -1202,7 +1196,7 @@ impl Expander<'_> {
                     },
                     (None, _) => {
                         if op.contains('=') {
-                            env.set(
+                            f.env.set(
                                 &name,
                                 VarValue::Unknown(format!(
                                     "${name} may have been set by `{}`",
@@ -1220,16 +1214,16 @@ impl Expander<'_> {
                 }
             }
             "#" | "##" | "%" | "%%" => {
-                let pat = operand(self, 0, env);
+                let pat = operand(self, 0, f);
                 match (base, pat) {
                     (Expanded::Known(v), Some(p)) => Expanded::Known(strip_pattern(&v, &p, op)),
                     _ => unknown(format!("`{}` is only known at run time", short(&text))),
                 }
             }
             "/" | "//" | "/#" | "/%" => {
-                let pat = operand(self, 0, env);
+                let pat = operand(self, 0, f);
                 let rep = if ops.len() > 1 {
-                    operand(self, 1, env)
+                    operand(self, 1, f)
                 } else {
                     Some(String::new())
                 };
@@ -1243,9 +1237,9 @@ impl Expander<'_> {
                 }
             }
             ":" => {
-                let off = operand(self, 0, env).and_then(|s| s.trim().parse::<i64>().ok());
+                let off = operand(self, 0, f).and_then(|s| s.trim().parse::<i64>().ok());
                 let len = if ops.len() > 1 {
-                    operand(self, 1, env).and_then(|s| s.trim().parse::<i64>().ok())
+                    operand(self, 1, f).and_then(|s| s.trim().parse::<i64>().ok())
                 } else {
                     None
                 };
@@ -1602,6 +1596,7 @@ fn to_pieces(atoms: &[Atom]) -> Vec<Piece> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::Origin;
     use crate::model::source::SrcMap;
     use proptest::prelude::*;
 
@@ -1614,7 +1609,7 @@ mod tests {
             Some("user")
         }
 
-        fn run_substitution(&mut self, _: &Source, _: &[NodeId], _: &mut Env, _: &Origin) -> Block {
+        fn run_substitution(&mut self, _: &mut Frame<'_>, _: &[NodeId]) -> Block {
             Block::default()
         }
     }
@@ -1649,9 +1644,12 @@ mod tests {
             }
             taken += 1;
             for mode in [WordMode::Argument, WordMode::Assignment, WordMode::Single] {
-                let fast = ex.decode_nodes(&src, &[id], &mut env.clone(), &origin, mode);
+                let (mut e1, mut e2) = (env.clone(), env.clone());
+                let fast =
+                    ex.decode_nodes(&mut Frame::new(&src, &mut e1, &origin, None), &[id], mode);
                 GENERAL_ONLY.with(|g| g.set(true));
-                let general = ex.decode_nodes(&src, &[id], &mut env.clone(), &origin, mode);
+                let general =
+                    ex.decode_nodes(&mut Frame::new(&src, &mut e2, &origin, None), &[id], mode);
                 GENERAL_ONLY.with(|g| g.set(false));
                 assert_eq!(fast, general, "{text:?}, node {id}, {mode:?}");
             }

@@ -2,86 +2,69 @@
 
 use std::rc::Rc;
 
-use super::{Block, FnBody, Lowerer, is_shell, shorten};
+use super::{Block, FnBody, Frame, Lowerer, NestedCode, is_shell, shorten};
 use crate::Span;
 use crate::model::env::{Env, VarValue};
+use crate::model::inline::InlineRun;
 use crate::model::opts::{self, grammars};
 use crate::model::wrappers::{self};
-use crate::model::{Assignment, CmdId, Origin, OriginKind, OriginStep, Word};
+use crate::model::{Assignment, CmdId, OriginKind, OriginStep, Word};
 
 /// One command reaching a builtin or a program that runs code.
-struct Call<'c> {
-    id: CmdId,
-    name: &'c str,
-    argv: &'c [Word],
-    args: &'c [Word],
-    span: Span,
-    origin: &'c Origin,
-    stdin: Option<String>,
+pub(super) struct Call<'c> {
+    pub id: CmdId,
+    pub name: &'c str,
+    pub argv: &'c [Word],
+    pub args: &'c [Word],
+    pub span: Span,
+    /// The command calls a function that is already running.
+    pub recursive: bool,
 }
 
 impl Lowerer<'_> {
-    /// Builtins that change the shell's state, and programs that run code.
-    #[allow(clippy::too_many_arguments)]
-    pub(in crate::model) fn builtin_or_nested(
+    /// Builtins that change the shell's state, and programs that run code. `f` is the
+    /// shell's frame (its environment, the command's origin and stdin); `child` is the
+    /// environment the command's process sees.
+    pub(super) fn builtin_or_nested(
         &mut self,
-        id: CmdId,
-        name: &str,
-        argv: &[Word],
-        env: &mut Env,
+        f: &mut Frame<'_>,
         child: &mut Env,
-        origin: &Origin,
-        stdin: Option<String>,
-        recursive: bool,
+        c: Call<'_>,
     ) -> Option<Block> {
-        let span = self
-            .script
-            .commands
-            .get(id)
-            .map(|c| c.span)
-            .unwrap_or_default();
-        let args = argv.get(1..).unwrap_or(&[]);
         // Functions take precedence over builtins and programs, as in bash.
-        if let Some(f) = env.functions.get(name).cloned() {
-            return self.call_function(f, name, args, env, origin, stdin, recursive, span);
+        if let Some(body) = f.env.functions.get(c.name).cloned() {
+            return self.call_function(f, body, &c);
         }
-        let c = Call {
-            id,
-            name,
-            argv,
-            args,
-            span,
-            origin,
-            stdin,
-        };
-        match name {
+        let args = c.args;
+        match c.name {
             "printf" if args.first().and_then(|w| w.lit()).as_deref() == Some("-v") => {
-                self.printf_to_var(c, env)
+                self.printf_to_var(f, c)
             }
-            "read" => self.read_builtin(c, env),
-            "export" | "declare" | "typeset" | "local" | "readonly" => self.declare_builtin(c, env),
-            "cd" | "pushd" => self.change_dir(c, env),
-            "popd" => self.pop_dir(c, env),
-            "eval" => self.eval_builtin(c, env),
-            "source" | "." => self.source_builtin(c, env),
-            _ if is_shell(name) => self.shell_program(c, child),
-            "find" => self.find_exec(c, child),
-            "at" | "batch" => self.at_batch(c, child),
-            _ => self.other_program(c, env, child),
+            "read" => self.read_builtin(f, c),
+            "export" | "declare" | "typeset" | "local" | "readonly" => self.declare_builtin(f, c),
+            "cd" | "pushd" => self.change_dir(f, c),
+            "popd" => self.pop_dir(f),
+            "eval" => self.eval_builtin(f, c),
+            "source" | "." => self.source_builtin(f, c),
+            name if is_shell(name) => {
+                self.lower_shell(&mut f.in_env(child), name, args, c.span, Some(c.id))
+            }
+            "find" => self.find_exec(f, child, c),
+            "at" | "batch" => self.at_batch(f, child, c),
+            _ => self.other_program(f, child, c),
         }
     }
 
     /// `printf -v VAR FMT ARGS` assigns instead of printing.
-    fn printf_to_var(&mut self, c: Call<'_>, env: &mut Env) -> Option<Block> {
+    fn printf_to_var(&mut self, f: &mut Frame<'_>, c: Call<'_>) -> Option<Block> {
         let Call { id, argv, args, .. } = c;
-        // `printf -v VAR FMT ARGS` assigns instead of printing.
         let var = args.get(1).and_then(|w| w.lit())?;
         let mut c = self.script.commands.get(id)?.clone();
         c.argv = std::iter::once(argv[0].clone())
             .chain(args.iter().skip(2).cloned())
             .collect();
         let value = crate::model::payload::output_of(&c, None);
-        env.set(
+        f.env.set(
             &var,
             match value {
                 Some(v) => VarValue::Known(v),
@@ -93,17 +76,18 @@ impl Lowerer<'_> {
         Some(Block::empty_output())
     }
 
-    /// `read A B`: the variables get the input line's fields when the input is known.
-    fn read_builtin(&mut self, c: Call<'_>, env: &mut Env) -> Option<Block> {
-        let Call { args, stdin, .. } = c;
-        // `read A B <<< "x y"`: with known input the variables are known.
-        // Read by read's grammar: `-p PROMPT`, `-d DELIM` values are not names.
+    /// `read A B`: the variables get the input line's fields when the input is known
+    /// (`read A B <<< "x y"`). Read by read's grammar: `-p PROMPT`, `-d DELIM` values are
+    /// not names.
+    fn read_builtin(&mut self, f: &mut Frame<'_>, c: Call<'_>) -> Option<Block> {
+        let args = c.args;
         let names: Vec<String> = opts::parse(&grammars::READ, args)
             .operand_words(args)
             .iter()
             .filter_map(|w| w.lit())
             .collect();
-        let first = stdin
+        let first = f
+            .stdin
             .as_deref()
             .map(|s| s.lines().next().unwrap_or("").to_string());
         let fields: Vec<String> = first
@@ -118,7 +102,7 @@ impl Lowerer<'_> {
                 Some(_) => Some(fields.get(i).cloned().unwrap_or_default()),
                 None => None,
             };
-            env.set(
+            f.env.set(
                 n,
                 match v {
                     Some(v) => VarValue::Known(v),
@@ -129,11 +113,10 @@ impl Lowerer<'_> {
         Some(Block::empty_output())
     }
 
-    /// `export`/`declare`/... reached as a program: the same assignments as the declaration syntax.
-    fn declare_builtin(&mut self, c: Call<'_>, env: &mut Env) -> Option<Block> {
+    /// `export`/`declare`/... reached as a program (`''export`, `builtin export`, `command
+    /// declare`): the same assignments as the declaration syntax.
+    fn declare_builtin(&mut self, f: &mut Frame<'_>, c: Call<'_>) -> Option<Block> {
         let Call { id, name, args, .. } = c;
-        // Reached as a program (`''export`, `builtin export`, `command declare`):
-        // the same assignments as the declaration syntax.
         for w in args {
             let Some((n, v)) = wrappers::split_assignment(w) else {
                 continue;
@@ -145,9 +128,9 @@ impl Lowerer<'_> {
                     shorten(&v.raw)
                 )),
             };
-            env.set(&n, value);
+            f.env.set(&n, value);
             if name == "export" {
-                env.export(&n);
+                f.env.export(&n);
             }
             // Rules read assignments off the command, however it was spelled.
             if let Some(c) = self.script.commands.get_mut(id) {
@@ -161,10 +144,11 @@ impl Lowerer<'_> {
         Some(Block::empty_output())
     }
 
-    /// `cd`/`pushd`: the working directory later commands resolve paths against.
-    fn change_dir(&mut self, c: Call<'_>, env: &mut Env) -> Option<Block> {
+    /// `cd`/`pushd`: the working directory later commands resolve paths against. Read by
+    /// cd's grammar: `-P`, `-L` are options, `-` and `--` are not directories.
+    fn change_dir(&mut self, f: &mut Frame<'_>, c: Call<'_>) -> Option<Block> {
         let Call { name, args, .. } = c;
-        // Read by cd's grammar: `-P`, `-L` are options, `-` and `--` are not directories.
+        let env = &mut *f.env;
         let target = opts::parse(&grammars::CD, args)
             .operand_words(args)
             .first()
@@ -186,91 +170,61 @@ impl Lowerer<'_> {
     }
 
     /// `popd`: back to the directory `pushd` left.
-    fn pop_dir(&mut self, _c: Call<'_>, env: &mut Env) -> Option<Block> {
-        env.cwd = env.dir_stack.pop().flatten();
+    fn pop_dir(&mut self, f: &mut Frame<'_>) -> Option<Block> {
+        f.env.cwd = f.env.dir_stack.pop().flatten();
         None
     }
 
-    /// `eval ARGS`: the joined arguments are shell code.
-    fn eval_builtin(&mut self, c: Call<'_>, env: &mut Env) -> Option<Block> {
-        let Call {
-            args,
-            origin,
-            stdin,
-            ..
-        } = c;
-        if args.is_empty() {
+    /// `eval ARGS`: the joined arguments are shell code, reading the command's stdin.
+    fn eval_builtin(&mut self, f: &mut Frame<'_>, c: Call<'_>) -> Option<Block> {
+        if c.args.is_empty() {
             return None;
         }
-        let code = wrappers::join_code(args);
-        Some(self.lower_code(&code, OriginKind::Eval, "eval", env, origin, None, stdin))
+        let code = NestedCode::new(wrappers::join_code(c.args), OriginKind::Eval, "eval");
+        Some(self.lower_code(f, &code, None))
     }
 
     /// `source FILE`: code from stdin, a process substitution, or a file written earlier.
-    fn source_builtin(&mut self, c: Call<'_>, env: &mut Env) -> Option<Block> {
+    fn source_builtin(&mut self, f: &mut Frame<'_>, c: Call<'_>) -> Option<Block> {
         let Call {
-            name,
-            args,
-            span,
-            origin,
-            stdin,
-            ..
+            name, args, span, ..
         } = c;
         // `source /dev/stdin` runs what is piped in.
         if args
             .first()
             .and_then(|w| w.lit())
-            .is_some_and(|f| f == "/dev/stdin" || f == "/proc/self/fd/0" || f == "/dev/fd/0")
+            .is_some_and(|p| p == "/dev/stdin" || p == "/proc/self/fd/0" || p == "/dev/fd/0")
         {
-            let code = stdin?;
-            let w = Word::literal(&code, span);
-            return Some(self.lower_code(
-                &w,
+            let code = f.stdin.clone()?;
+            let code = NestedCode::new(
+                Word::literal(&code, span),
                 OriginKind::StdinToShell,
-                &format!("piped into {name} /dev/stdin"),
-                env,
-                origin,
-                Some(span),
-                None,
-            ));
+                format!("piped into {name} /dev/stdin"),
+            );
+            return Some(self.lower_code(&mut f.with_stdin(None), &code, Some(span)));
         }
         if let Some(out) = process_subst_output(args.first()?) {
-            let w = Word::literal(&out, span);
-            return Some(self.lower_code(
-                &w,
+            let code = NestedCode::new(
+                Word::literal(&out, span),
                 OriginKind::ProcessSubstitution,
                 "source <(..) with known output",
-                env,
-                origin,
-                Some(span),
-                None,
-            ));
+            );
+            return Some(self.lower_code(&mut f.with_stdin(None), &code, Some(span)));
         }
         let file = args.first()?.lit()?;
-        let path = crate::model::paths::resolve(&file, env.cwd.as_deref())?;
+        let path = crate::model::paths::resolve(&file, f.env.cwd.as_deref())?;
         let content = self.files.get(&path)?.clone();
-        let w = Word::literal(&content, span);
-        Some(self.lower_code(
-            &w,
+        let code = NestedCode::new(
+            Word::literal(&content, span),
             OriginKind::WrittenScript,
-            &format!("source {file} (written earlier)"),
-            env,
-            origin,
-            None,
-            None,
-        ))
-    }
-
-    /// A shell as a program: `bash -c`, `sh script`, code on stdin.
-    fn shell_program(&mut self, c: Call<'_>, child: &mut Env) -> Option<Block> {
-        self.lower_shell(c.name, c.args, child, c.origin, c.stdin, c.span, Some(c.id))
+            format!("source {file} (written earlier)"),
+        );
+        Some(self.lower_code(&mut f.with_stdin(None), &code, None))
     }
 
     /// `find -exec CMD {} ;` runs CMD.
-    fn find_exec(&mut self, c: Call<'_>, child: &mut Env) -> Option<Block> {
-        let Call {
-            args, span, origin, ..
-        } = c;
+    fn find_exec(&mut self, f: &mut Frame<'_>, child: &mut Env, c: Call<'_>) -> Option<Block> {
+        let Call { args, span, .. } = c;
         let mut out = Block::default();
         for (cmd_words, detail) in find_exec_clauses(args) {
             let step = OriginStep {
@@ -278,54 +232,37 @@ impl Lowerer<'_> {
                 span,
                 detail,
             };
-            let b = self.run_argv(
-                cmd_words,
-                Vec::new(),
-                Vec::new(),
-                span,
-                child,
-                &origin.push(step),
-                None,
-                None,
-            );
+            let origin = f.origin.push(step);
+            let mut cf = Frame::new(f.src, &mut *child, &origin, None);
+            let b = self.run_argv(&mut cf, cmd_words, Vec::new(), Vec::new(), span, None);
             out.commands.extend(b.commands);
         }
         Some(out)
     }
 
     /// `at` and `batch` run their stdin (or `-f FILE`) later, as shell code.
-    fn at_batch(&mut self, c: Call<'_>, child: &mut Env) -> Option<Block> {
-        let Call {
-            name,
-            span,
-            origin,
-            stdin,
-            ..
-        } = c;
-        // `at` and `batch` run their stdin (or `-f FILE`) later, as shell code.
-        let code = stdin?;
-        let w = Word::literal(&code, span);
-        Some(self.lower_code(
-            &w,
+    fn at_batch(&mut self, f: &mut Frame<'_>, child: &mut Env, c: Call<'_>) -> Option<Block> {
+        let code = f.stdin.clone()?;
+        let code = NestedCode::new(
+            Word::literal(&code, c.span),
             OriginKind::StdinToShell,
-            &format!("piped into {name} (runs later)"),
-            child,
-            origin,
-            Some(span),
-            None,
-        ))
+            format!("piped into {} (runs later)", c.name),
+        );
+        let mut cf = Frame::new(f.src, child, f.origin, None);
+        Some(self.lower_code(&mut cf, &code, Some(c.span)))
     }
 
-    /// Programs that run code: hooks written out on the command line, scripts written earlier, inline interpreter code.
-    fn other_program(&mut self, c: Call<'_>, env: &Env, child: &mut Env) -> Option<Block> {
+    /// Programs that run code: hooks written out on the command line, scripts written
+    /// earlier, inline interpreter code.
+    fn other_program(&mut self, f: &mut Frame<'_>, child: &mut Env, c: Call<'_>) -> Option<Block> {
         let Call {
             id,
             name,
             argv,
             span,
-            origin,
             ..
         } = c;
+        let mut cf = Frame::new(f.src, child, f.origin, None);
         // Code run through another program's hook, when it is written out: shell hooks
         // from the exec-hook table, and the `system()` literals of an awk program.
         let mut hooks: Vec<(String, String)> = Vec::new();
@@ -349,16 +286,9 @@ impl Lowerer<'_> {
         if !hooks.is_empty() {
             let mut out = Block::default();
             for (code, detail) in hooks {
-                let w = Word::literal(&code, span);
-                let b = self.lower_code(
-                    &w,
-                    OriginKind::ShellString,
-                    &detail,
-                    child,
-                    origin,
-                    Some(span),
-                    None,
-                );
+                let code =
+                    NestedCode::new(Word::literal(&code, span), OriginKind::ShellString, detail);
+                let b = self.lower_code(&mut cf, &code, Some(span));
                 out.commands.extend(b.commands);
             }
             return Some(out);
@@ -368,56 +298,89 @@ impl Lowerer<'_> {
             .first()
             .and_then(|w| w.lit())
             .filter(|p| p.contains('/'))
-            && let Some(content) = crate::model::paths::resolve(&path, env.cwd.as_deref())
+            && let Some(content) = crate::model::paths::resolve(&path, f.env.cwd.as_deref())
                 .and_then(|p| self.files.get(&p).cloned())
         {
-            let w = Word::literal(&content, span);
-            return Some(self.lower_code(
-                &w,
+            let code = NestedCode::new(
+                Word::literal(&content, span),
                 OriginKind::WrittenScript,
-                &format!("{path} (written earlier)"),
-                child,
-                origin,
-                Some(span),
-                None,
-            ));
+                format!("{path} (written earlier)"),
+            );
+            return Some(self.lower_code(&mut cf, &code, Some(span)));
         }
-        crate::model::inline::lower_inline(self, id, name, argv, child, origin)
+        self.lower_inline(&mut cf, id, name, argv)
     }
 
-    #[allow(clippy::too_many_arguments)]
-    pub(in crate::model) fn call_function(
+    /// Inline interpreter code (`python3 -c CODE`): its capabilities go on the command, and
+    /// its literal shell-outs and file calls are lowered as the commands they are.
+    fn lower_inline(
         &mut self,
-        f: Rc<FnBody>,
+        f: &mut Frame<'_>,
+        id: CmdId,
         name: &str,
-        args: &[Word],
-        env: &mut Env,
-        origin: &Origin,
-        stdin: Option<String>,
-        recursive: bool,
-        span: Span,
+        argv: &[Word],
     ) -> Option<Block> {
-        if recursive || self.fn_stack.len() >= self.limits.max_fn_depth {
+        let cmd = self.script.commands.get(id)?;
+        let span = cmd.span;
+        let (code, runs) = crate::model::inline::read(name, argv, cmd.stdin_text.as_deref(), span)?;
+        if let Some(c) = self.script.commands.get_mut(id) {
+            c.inline = Some(code);
+        }
+        let mut out = Block::default();
+        for run in runs? {
+            let b = match run {
+                InlineRun::ShellOut(code) => self.lower_code(f, &code, Some(span)),
+                InlineRun::FileCall { argv, call } => {
+                    let step = OriginStep {
+                        kind: OriginKind::Interpreter,
+                        span,
+                        detail: format!("{name} {call}"),
+                    };
+                    let origin = f.origin.push(step);
+                    let mut cf = Frame::new(f.src, &mut *f.env, &origin, None);
+                    self.run_argv(&mut cf, argv, Vec::new(), Vec::new(), span, Some(call))
+                }
+            };
+            out.commands.extend(b.commands);
+        }
+        Some(out)
+    }
+
+    /// A call of a function defined earlier: its body runs with the call's arguments as
+    /// `$1`..., in the shell's own environment.
+    fn call_function(
+        &mut self,
+        f: &mut Frame<'_>,
+        body: Rc<FnBody>,
+        c: &Call<'_>,
+    ) -> Option<Block> {
+        if c.recursive || self.fn_stack.len() >= self.limits.max_fn_depth {
             return None;
         }
-        if let Some(c) = self.called.get_mut(f.index) {
-            *c = true;
+        if let Some(called) = self.called.get_mut(body.index) {
+            *called = true;
         }
-        if let Some(d) = self.script.functions.get_mut(f.index) {
+        if let Some(d) = self.script.functions.get_mut(body.index) {
             d.called = true;
         }
-        let saved = (env.positional.clone(), env.arg0.clone());
-        env.positional = Some(args.iter().map(word_var).collect());
-        self.fn_stack.push(name.to_string());
+        let saved = (f.env.positional.clone(), f.env.arg0.clone());
+        f.env.positional = Some(c.args.iter().map(word_var).collect());
+        self.fn_stack.push(c.name.to_string());
         let step = OriginStep {
             kind: OriginKind::Function,
-            span,
-            detail: format!("function {name}"),
+            span: c.span,
+            detail: format!("function {}", c.name),
         };
-        let b = self.lower_stmt(&f.src, f.node, env, &origin.push(step), stdin, &[]);
+        let origin = f.origin.push(step);
+        let stdin = f.stdin.clone();
+        let b = self.lower_stmt(
+            &mut Frame::new(&body.src, &mut *f.env, &origin, stdin),
+            body.node,
+            &[],
+        );
         self.fn_stack.pop();
-        env.positional = saved.0;
-        env.arg0 = saved.1;
+        f.env.positional = saved.0;
+        f.env.arg0 = saved.1;
         Some(b)
     }
 }

@@ -1,50 +1,44 @@
 //! Simple commands: the words of one command become an argv, peeled of wrappers, and run.
 
-use super::{Block, Lowerer, Source, apply_assignment, heredoc_stdin, readback};
+use super::builtins::Call;
+use super::redirect::heredoc_stdin;
+use super::stmt::apply_assignment;
+use super::{Block, Frame, Lowerer, Source, readback};
 use crate::Span;
-use crate::model::env::Env;
 use crate::model::opts::{self, grammars};
 use crate::model::word::WordMode;
 use crate::model::wrappers::{self, program_name};
-use crate::model::{
-    Assignment, Command, Origin, OriginKind, OriginStep, Redirect, RedirectOp, Word,
-};
+use crate::model::{Assignment, Command, OriginKind, OriginStep, Redirect, RedirectOp, Word};
 use crate::syntax::{NodeId, kinds as k};
 
 impl Lowerer<'_> {
     /// Lower `$(..)` and `<(..)` inside a node we do not otherwise model.
     pub(in crate::model) fn lower_subs(
         &mut self,
-        src: &Source,
+        f: &mut Frame<'_>,
         id: NodeId,
-        env: &mut Env,
-        origin: &Origin,
         subs: &mut Vec<crate::model::Substitution>,
     ) {
-        let node = src.tree.node(id);
+        let node = f.src.tree.node(id);
         if node.kind == k::COMMAND_SUBSTITUTION || node.kind == k::PROCESS_SUBSTITUTION {
-            let w = self
-                .expander()
-                .decode_nodes(src, &[id], env, origin, WordMode::Single);
+            let w = self.expander().decode_nodes(f, &[id], WordMode::Single);
             for x in w {
                 subs.extend(x.substitutions);
             }
             return;
         }
-        for c in node.children.clone() {
-            self.lower_subs(src, c, env, origin, subs);
+        for &c in &node.children {
+            self.lower_subs(f, c, subs);
         }
     }
 
     pub(in crate::model) fn lower_command(
         &mut self,
-        src: &Source,
+        f: &mut Frame<'_>,
         id: NodeId,
-        env: &mut Env,
-        origin: &Origin,
-        stdin: Option<String>,
         extra: &[Redirect],
     ) -> Block {
+        let src = f.src;
         let node = src.tree.node(id);
         let span = src.span(node.start, node.end, self.norm);
         let mut assign_nodes = Vec::new();
@@ -153,18 +147,18 @@ impl Lowerer<'_> {
         });
         for &c in &node.children {
             if let Some((s, e)) = readback::word_gap(src, c) {
-                self.unread_text(src, s, e, origin);
+                self.unread_text(f, s, e);
             }
         }
         match readback::lost_words(src, &node.children, true) {
             Ok(l) => lost.extend(l),
-            Err((s, e)) => self.unread_text(src, s, e, origin),
+            Err((s, e)) => self.unread_text(f, s, e),
         }
         lost.sort_by_key(|l| l.start);
         let mut pre = Block::empty_output();
         let mut assigns = Vec::new();
         for (a, extra) in assign_nodes {
-            if let Some(asg) = self.lower_assignment_with(src, a, &extra, env, origin) {
+            if let Some(asg) = self.lower_assignment_with(f, a, &extra) {
                 for s in &asg.value.substitutions {
                     pre.commands.extend(s.commands.iter().copied());
                 }
@@ -185,7 +179,7 @@ impl Lowerer<'_> {
             }
             for (i, mut w) in self
                 .expander()
-                .decode_nodes(src, &g, env, origin, WordMode::Argument)
+                .decode_nodes(f, &g, WordMode::Argument)
                 .into_iter()
                 .enumerate()
             {
@@ -213,20 +207,20 @@ impl Lowerer<'_> {
         }
         let mut redirs = Vec::new();
         for r in redirect_nodes {
-            redirs.extend(self.lower_redirect(src, r, env, origin, &mut pre));
+            redirs.extend(self.lower_redirect(f, r, &mut pre));
         }
         redirs.extend(extra.iter().cloned());
         if argv.is_empty() {
             // `X=1` alone (or `X=$(..)`) sets the variable in this shell.
             for a in &assigns {
-                apply_assignment(env, a, false);
+                apply_assignment(f.env, a, false);
             }
-            let b = self.push_plain(Vec::new(), assigns, redirs, span, env, origin);
+            let b = self.push_plain(f, Vec::new(), assigns, redirs, span);
             pre.then(b);
             pre.output = Some(String::new());
             return pre;
         }
-        let b = self.run_argv(argv, assigns, redirs, span, env, origin, stdin, None);
+        let b = self.run_argv(f, argv, assigns, redirs, span, None);
         let out = b.output.clone();
         let mut all = pre;
         all.commands.extend(b.commands);
@@ -239,14 +233,13 @@ impl Lowerer<'_> {
     /// Record a command that runs no program (assignments, bare redirects, declarations).
     pub(in crate::model) fn push_plain(
         &mut self,
+        f: &Frame<'_>,
         argv: Vec<Word>,
         assignments: Vec<Assignment>,
         redirects: Vec<Redirect>,
         span: Span,
-        env: &Env,
-        origin: &Origin,
     ) -> Block {
-        if self.command_limit(span, origin) {
+        if self.command_limit(span, f.origin) {
             return Block::default();
         }
         let id = self.script.commands.len();
@@ -260,8 +253,8 @@ impl Lowerer<'_> {
             assignments,
             redirects,
             span,
-            origin: origin.clone(),
-            cwd: env.cwd.clone(),
+            origin: f.origin.clone(),
+            cwd: f.env.cwd.clone(),
             pipe: None,
             background: false,
             functions: self.fn_stack.clone(),
@@ -280,29 +273,28 @@ impl Lowerer<'_> {
     }
 
     /// Record a command from decoded argv, peel wrappers, and lower whatever code it runs.
-    #[allow(clippy::too_many_arguments)]
+    /// The command reads `f.stdin`.
     pub(in crate::model) fn run_argv(
         &mut self,
+        f: &mut Frame<'_>,
         argv: Vec<Word>,
         mut assignments: Vec<Assignment>,
         redirects: Vec<Redirect>,
         span: Span,
-        env: &mut Env,
-        origin: &Origin,
-        stdin: Option<String>,
         synthetic: Option<String>,
     ) -> Block {
-        if self.command_limit(span, origin) {
+        if self.command_limit(span, f.origin) {
             return Block::default();
         }
+        let stdin = f.stdin.clone();
         let peeled = wrappers::peel(argv);
         let origin = match &peeled.via {
-            Some((kind, detail)) => origin.push(OriginStep {
+            Some((kind, detail)) => f.origin.push(OriginStep {
                 kind: *kind,
                 span,
                 detail: detail.clone(),
             }),
-            None => origin.clone(),
+            None => f.origin.clone(),
         };
         for (n, v) in &peeled.assignments {
             assignments.push(Assignment {
@@ -325,8 +317,8 @@ impl Lowerer<'_> {
         let cwd = match &peeled.chdir {
             Some(d) => d
                 .lit()
-                .and_then(|d| crate::model::paths::resolve(&d, env.cwd.as_deref())),
-            None => env.cwd.clone(),
+                .and_then(|d| crate::model::paths::resolve(&d, f.env.cwd.as_deref())),
+            None => f.env.cwd.clone(),
         };
         let stdin_text = heredoc_stdin(&redirects).or(stdin);
         let recursive = name.as_ref().is_some_and(|n| self.fn_stack.contains(n));
@@ -359,19 +351,15 @@ impl Lowerer<'_> {
             output: None,
         };
         // The environment a child process sees: exported variables plus its assignments.
-        let mut child = env.child(peeled.clear_env);
+        let mut child = f.env.child(peeled.clear_env);
         for a in &assignments {
             apply_assignment(&mut child, a, true);
         }
         let mut nested_output = None;
         if let Some(code) = &peeled.code {
             let b = self.lower_code(
-                &code.code,
-                code.kind,
-                &code.detail,
-                &mut child,
-                &origin,
-                None,
+                &mut Frame::new(f.src, &mut child, &origin, None),
+                code,
                 None,
             );
             nested_output = b.output.clone();
@@ -379,16 +367,16 @@ impl Lowerer<'_> {
         }
         if let Some(n) = name.as_deref() {
             let argv = &peeled.argv;
-            let b = self.builtin_or_nested(
+            let call = Call {
                 id,
-                n,
+                name: n,
                 argv,
-                env,
-                &mut child,
-                &origin,
-                stdin_text.clone(),
+                args: argv.get(1..).unwrap_or(&[]),
+                span,
                 recursive,
-            );
+            };
+            let mut shell = Frame::new(f.src, &mut *f.env, &origin, stdin_text.clone());
+            let b = self.builtin_or_nested(&mut shell, &mut child, call);
             if let Some(b) = b {
                 nested_output = b.output.clone();
                 block.commands.extend(b.commands);
@@ -402,7 +390,7 @@ impl Lowerer<'_> {
                     .iter()
                     .filter_map(|w| w.lit())
                 {
-                    if let Some(p) = crate::model::paths::resolve(&a, env.cwd.as_deref()) {
+                    if let Some(p) = crate::model::paths::resolve(&a, f.env.cwd.as_deref()) {
                         self.files.insert(p, text.clone());
                     }
                 }
@@ -413,15 +401,9 @@ impl Lowerer<'_> {
             // An unknown program given `-c CODE` is most likely a shell (`$SHELL -c ..`):
             // analyse the code as shell code rather than not at all.
             let args = peeled.argv[1..].to_vec();
-            if let Some(b) = self.lower_shell(
-                "an unknown program",
-                &args,
-                &mut child,
-                &origin,
-                None,
-                span,
-                Some(id),
-            ) {
+            let mut cf = Frame::new(f.src, &mut child, &origin, None);
+            if let Some(b) = self.lower_shell(&mut cf, "an unknown program", &args, span, Some(id))
+            {
                 block.commands.extend(b.commands);
             }
         }

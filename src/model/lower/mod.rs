@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use super::env::Env;
+pub(crate) use super::frame::{Frame, NestedCode};
 use super::word::{Expander, Substitute, short as shorten};
 use super::{Issue, IssueKind, Origin, Script};
 use crate::Span;
@@ -26,10 +27,6 @@ mod nested;
 mod readback;
 mod redirect;
 mod stmt;
-
-use builtins::{process_subst_output, word_var};
-use redirect::heredoc_stdin;
-use stmt::apply_assignment;
 
 /// Bounds on the work one analysis may do.
 #[derive(Debug, Clone, Copy)]
@@ -105,10 +102,11 @@ pub fn lower_script(
         tree,
         map: SrcMap::Offset(0),
     });
-    l.record_problems(&src, &Origin::default());
+    let top = Origin::default();
+    l.record_problems(&src, &top);
     let root = src.tree.root;
     let children = src.tree.node(root).children.clone();
-    l.lower_statements(&src, &children, &mut env, &Origin::default(), None);
+    l.lower_statements(&mut Frame::new(&src, &mut env, &top, None), &children);
     l.lower_uncalled(&mut env);
     l.script
 }
@@ -248,14 +246,8 @@ impl Substitute for Lowerer<'_> {
         self.user.as_deref()
     }
 
-    fn run_substitution(
-        &mut self,
-        src: &Source,
-        nodes: &[NodeId],
-        env: &mut Env,
-        origin: &Origin,
-    ) -> Block {
-        self.lower_statements(src, nodes, env, origin, None)
+    fn run_substitution(&mut self, f: &mut Frame<'_>, nodes: &[NodeId]) -> Block {
+        self.lower_statements(f, nodes)
     }
 }
 

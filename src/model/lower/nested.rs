@@ -1,21 +1,20 @@
 //! Nested code: shell strings, scripts fed to shells, eval, and function bodies never called.
 
-use super::{Block, Lowerer, Source, SrcMap, process_subst_output, word_var};
+use super::builtins::{process_subst_output, word_var};
+use super::{Block, Frame, Lowerer, NestedCode, Source, SrcMap};
 use crate::Span;
 use crate::model::env::{Env, VarValue};
 use crate::model::{CmdId, Issue, IssueKind, Origin, OriginKind, OriginStep, RedirectOp, Word};
 use crate::syntax::{self};
 
 impl Lowerer<'_> {
-    /// `bash -c CODE`, `sh -s`, `bash script` and `bash` reading code from stdin.
-    #[allow(clippy::too_many_arguments)]
+    /// `bash -c CODE`, `sh -s`, `bash script` and `bash` reading code from stdin. `f` is the
+    /// frame of the shell's process: its environment, and the stdin it reads.
     pub(in crate::model) fn lower_shell(
         &mut self,
+        f: &mut Frame<'_>,
         name: &str,
         args: &[Word],
-        child: &mut Env,
-        origin: &Origin,
-        stdin: Option<String>,
         span: Span,
         id: Option<CmdId>,
     ) -> Option<Block> {
@@ -25,18 +24,11 @@ impl Lowerer<'_> {
         if shell.code_string {
             let code = rest.first()?;
             if let Some(a0) = rest.get(1) {
-                child.arg0 = a0.lit();
+                f.env.arg0 = a0.lit();
             }
-            child.positional = Some(rest.iter().skip(2).map(word_var).collect());
-            return Some(self.lower_code(
-                code,
-                OriginKind::ShellString,
-                &format!("{name} -c"),
-                child,
-                origin,
-                None,
-                None,
-            ));
+            f.env.positional = Some(rest.iter().skip(2).map(word_var).collect());
+            let code = NestedCode::new(code.clone(), OriginKind::ShellString, format!("{name} -c"));
+            return Some(self.lower_code(&mut f.with_stdin(None), &code, None));
         }
         let script_is_stdin = rest
             .first()
@@ -44,35 +36,27 @@ impl Lowerer<'_> {
             .is_some_and(|f| f == "/dev/stdin" || f == "/dev/fd/0" || f == "/proc/self/fd/0");
         if !reads_stdin && !script_is_stdin {
             if let Some(script) = rest.first() {
-                child.positional = Some(rest.iter().skip(1).map(word_var).collect());
+                f.env.positional = Some(rest.iter().skip(1).map(word_var).collect());
                 if let Some(out) = process_subst_output(script) {
-                    let w = Word::literal(&out, span);
-                    return Some(self.lower_code(
-                        &w,
+                    let code = NestedCode::new(
+                        Word::literal(&out, span),
                         OriginKind::ProcessSubstitution,
-                        &format!("{name} <(..) with known output"),
-                        child,
-                        origin,
-                        Some(span),
-                        None,
-                    ));
+                        format!("{name} <(..) with known output"),
+                    );
+                    return Some(self.lower_code(&mut f.with_stdin(None), &code, Some(span)));
                 }
                 let file = script.lit()?;
-                let path = crate::model::paths::resolve(&file, child.cwd.as_deref())?;
+                let path = crate::model::paths::resolve(&file, f.env.cwd.as_deref())?;
                 let content = self.files.get(&path)?.clone();
-                let w = Word::literal(&content, span);
-                return Some(self.lower_code(
-                    &w,
+                let code = NestedCode::new(
+                    Word::literal(&content, span),
                     OriginKind::WrittenScript,
-                    &format!("{name} {file} (written earlier)"),
-                    child,
-                    origin,
-                    None,
-                    None,
-                ));
+                    format!("{name} {file} (written earlier)"),
+                );
+                return Some(self.lower_code(&mut f.with_stdin(None), &code, None));
             }
         } else {
-            child.positional = Some(rest.iter().map(word_var).collect());
+            f.env.positional = Some(rest.iter().map(word_var).collect());
         }
         // No -c and no script: the shell runs its stdin.
         let cmd = id.and_then(|i| self.script.commands.get(i));
@@ -89,7 +73,7 @@ impl Lowerer<'_> {
                 .map(|h| h.body.clone().unwrap_or_else(|| h.raw.clone()))
         });
         let decoded = self.fed_by_decoder();
-        let code = stdin.or(heredoc_text)?;
+        let code = f.stdin.clone().or(heredoc_text)?;
         let (kind, detail) = if heredoc.is_some() {
             (OriginKind::HeredocToShell, format!("heredoc into {name}"))
         } else if decoded {
@@ -110,10 +94,11 @@ impl Lowerer<'_> {
             let mut w = Word::literal(&code, h.span);
             w.raw = h.raw.clone();
             w.nspan = Some((ns, ns + h.raw.len()));
-            return Some(self.lower_code(&w, kind, &detail, child, origin, None, None));
+            let code = NestedCode::new(w, kind, detail);
+            return Some(self.lower_code(&mut f.with_stdin(None), &code, None));
         }
-        let w = Word::literal(&code, span);
-        Some(self.lower_code(&w, kind, &detail, child, origin, Some(span), None))
+        let code = NestedCode::new(Word::literal(&code, span), kind, detail);
+        Some(self.lower_code(&mut f.with_stdin(None), &code, Some(span)))
     }
 
     /// Whether the stage before the command being lowered decodes its input
@@ -131,24 +116,22 @@ impl Lowerer<'_> {
             })
     }
 
-    /// Parse a string of shell code and lower it as nested code.
-    #[allow(clippy::too_many_arguments)]
+    /// Parse a string of shell code and lower it as nested code, in `f`'s environment,
+    /// reading `f.stdin`. `fixed`: the span every command of the code gets when the code is
+    /// not a verbatim slice of the command text.
     pub(in crate::model) fn lower_code(
         &mut self,
-        code: &Word,
-        kind: OriginKind,
-        detail: &str,
-        env: &mut Env,
-        origin: &Origin,
+        f: &mut Frame<'_>,
+        nested: &NestedCode,
         fixed: Option<Span>,
-        stdin: Option<String>,
     ) -> Block {
+        let code = &nested.code;
         let step = OriginStep {
-            kind,
+            kind: nested.kind,
             span: code.span,
-            detail: detail.to_string(),
+            detail: nested.detail.clone(),
         };
-        let origin = origin.push(step);
+        let origin = f.origin.push(step);
         // Unknown parts of the code become placeholder variables the env marks unknown, so
         // the known structure around them is still analysed.
         let mut text = String::new();
@@ -158,7 +141,7 @@ impl Lowerer<'_> {
                 crate::model::Piece::Unknown { reason, .. } => {
                     self.placeholder += 1;
                     let var = format!("__shellgate_unknown_{}", self.placeholder);
-                    env.set(&var, VarValue::Unknown(reason.clone()));
+                    f.env.set(&var, VarValue::Unknown(reason.clone()));
                     text.push_str(&format!("${{{var}}}"));
                 }
             }
@@ -222,7 +205,8 @@ impl Lowerer<'_> {
         self.record_problems(&src, &origin);
         let root = src.tree.root;
         let children = src.tree.node(root).children.clone();
-        self.lower_statements(&src, &children, env, &origin, stdin)
+        let stdin = f.stdin.clone();
+        self.lower_statements(&mut Frame::new(&src, f.env, &origin, stdin), &children)
     }
 
     /// Functions defined but never called still get their bodies analysed: the text may be
@@ -247,14 +231,8 @@ impl Lowerer<'_> {
             let mut e = env.clone();
             e.positional = None;
             self.fn_stack.push(f.name.clone());
-            self.lower_stmt(
-                &f.src,
-                f.node,
-                &mut e,
-                &Origin::default().push(step),
-                None,
-                &[],
-            );
+            let origin = Origin::default().push(step);
+            self.lower_stmt(&mut Frame::new(&f.src, &mut e, &origin, None), f.node, &[]);
             self.fn_stack.pop();
         }
     }

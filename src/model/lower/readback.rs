@@ -8,9 +8,8 @@
 //!   newline between two words of one command is always the end of that command in bash, so
 //!   the text is split there and each part parsed again.
 
-use super::{Block, Lowerer, Source, SrcMap};
-use crate::model::env::Env;
-use crate::model::{Issue, IssueKind, Origin};
+use super::{Block, Frame, Lowerer, Source, SrcMap};
+use crate::model::{Issue, IssueKind};
 use crate::syntax::{self, NodeId, kinds as k};
 
 /// The offset of the first newline that bash would take as the end of a command but the tree
@@ -220,27 +219,18 @@ impl Lowerer<'_> {
     /// `[start, cut)` and `[cut, end)`.
     pub(super) fn lower_resplit(
         &mut self,
-        src: &Source,
+        f: &mut Frame<'_>,
         (start, cut, end): (usize, usize, usize),
-        env: &mut Env,
-        origin: &Origin,
-        stdin: Option<String>,
     ) -> Block {
-        let mut out = self.lower_text(src, (start, cut), env, origin, stdin.clone());
-        let blk = self.lower_text(src, (cut, end), env, origin, stdin);
+        let mut out = self.lower_text(&mut f.again(), (start, cut));
+        let blk = self.lower_text(f, (cut, end));
         out.then(blk);
         out
     }
 
     /// Parse `src.text[a..b]` again on its own and lower it as statements.
-    pub(super) fn lower_text(
-        &mut self,
-        src: &Source,
-        (a, b): (usize, usize),
-        env: &mut Env,
-        origin: &Origin,
-        stdin: Option<String>,
-    ) -> Block {
+    pub(super) fn lower_text(&mut self, f: &mut Frame<'_>, (a, b): (usize, usize)) -> Block {
+        let src = f.src;
         let text = src.text.get(a..b).unwrap_or("").to_string();
         let tree = match syntax::parse(&text) {
             Ok(t) => t,
@@ -249,7 +239,7 @@ impl Lowerer<'_> {
                     kind: IssueKind::Internal,
                     span: src.span(a, b, self.norm),
                     message: format!("a statement split at a separator could not be parsed: {e}"),
-                    origin: origin.clone(),
+                    origin: f.origin.clone(),
                     text,
                 });
                 return Block::default();
@@ -260,9 +250,9 @@ impl Lowerer<'_> {
             SrcMap::Fixed(s) => SrcMap::Fixed(s),
         };
         let sub = Source { text, tree, map };
-        self.record_problems(&sub, origin);
+        self.record_problems(&sub, f.origin);
         let children = sub.tree.node(sub.tree.root).children.clone();
-        self.lower_statements(&sub, &children, env, origin, stdin)
+        self.lower_statements(&mut f.reading(&sub), &children)
     }
 }
 

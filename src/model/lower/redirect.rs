@@ -1,10 +1,9 @@
 //! Redirections: the redirect list of a statement, heredoc bodies, and the files they open.
 
-use crate::model::env::Env;
 use crate::model::word::WordMode;
-use crate::model::{CmdId, Heredoc, Issue, IssueKind, Origin, Redirect, RedirectOp};
+use crate::model::{CmdId, Heredoc, Issue, IssueKind, Redirect, RedirectOp};
 
-use super::{Block, Lowerer, Source, readback};
+use super::{Block, Frame, Lowerer, readback};
 use crate::syntax::{NodeId, kinds as k};
 
 impl Lowerer<'_> {
@@ -28,14 +27,12 @@ impl Lowerer<'_> {
 
     pub(in crate::model) fn lower_redirected(
         &mut self,
-        src: &Source,
+        f: &mut Frame<'_>,
         id: NodeId,
-        env: &mut Env,
-        origin: &Origin,
-        stdin: Option<String>,
         outer: &[Redirect],
     ) -> Block {
-        let node = src.tree.node(id).clone();
+        let src = f.src;
+        let node = src.tree.node(id);
         let body = src.tree.child_by_field(id, "body");
         let mut redirs: Vec<Redirect> = Vec::new();
         let mut pipe_cont: Option<NodeId> = None;
@@ -49,10 +46,8 @@ impl Lowerer<'_> {
             (Ok(lost), Some(cmd)) if !lost.is_empty() => {
                 self.pending_lost.push((src_id, cmd, lost))
             }
-            (Ok(lost), None) if !lost.is_empty() => {
-                self.unread_text(src, node.start, node.end, origin)
-            }
-            (Err((s, e)), _) => self.unread_text(src, s, e, origin),
+            (Ok(lost), None) if !lost.is_empty() => self.unread_text(f, node.start, node.end),
+            (Err((s, e)), _) => self.unread_text(f, s, e),
             _ => {}
         }
         // The rest of a heredoc's line after a `;` the grammar could not place runs next.
@@ -67,7 +62,7 @@ impl Lowerer<'_> {
                 if !words.is_empty() {
                     match target {
                         Some(cmd) => self.pending_words.push((src_id, cmd, words)),
-                        None => self.unread_text(src, cn.start, cn.end, origin),
+                        None => self.unread_text(f, cn.start, cn.end),
                     }
                 }
                 after_line.extend(rest);
@@ -76,7 +71,7 @@ impl Lowerer<'_> {
                 for &hc in &cn.children {
                     let h = src.tree.node(hc);
                     if h.field == Some("redirect") {
-                        redirs.extend(self.lower_redirect(src, hc, env, origin, &mut pre));
+                        redirs.extend(self.lower_redirect(f, hc, &mut pre));
                     } else if h.field == Some("right") {
                         right = Some(hc);
                     } else if h.kind == k::PIPELINE && h.field.is_none() {
@@ -88,7 +83,7 @@ impl Lowerer<'_> {
                 cn.kind,
                 k::FILE_REDIRECT | k::HEREDOC_REDIRECT | k::HERESTRING_REDIRECT
             ) {
-                redirs.extend(self.lower_redirect(src, c, env, origin, &mut pre));
+                redirs.extend(self.lower_redirect(f, c, &mut pre));
                 let next = node
                     .children
                     .iter()
@@ -105,7 +100,7 @@ impl Lowerer<'_> {
                             message: "words after the redirect of a compound command: bash \
                                       rejects this"
                                 .into(),
-                            origin: origin.clone(),
+                            origin: f.origin.clone(),
                             text: src.text.get(node.start..node.end).unwrap_or("").into(),
                         }),
                     }
@@ -113,7 +108,7 @@ impl Lowerer<'_> {
             } else if cn.kind != k::HEREDOC_REDIRECT {
                 // `<>` and other gaps appear as ERROR siblings; already reported.
                 let mut subs = Vec::new();
-                self.lower_subs(src, c, env, origin, &mut subs);
+                self.lower_subs(f, c, &mut subs);
             }
         }
         // The grammar's `<>` gap: ERROR(`<`) followed by a `>` redirect is a read-write open.
@@ -142,26 +137,26 @@ impl Lowerer<'_> {
                     }
                 }
                 let span = src.span(node.start, node.end, self.norm);
-                let blk = self.lower_stages(src, stages, env, origin, stdin, span);
+                let blk = self.lower_stages(f, stages, span);
                 out.then(blk);
             }
             (Some(b), None) => {
-                let blk = self.lower_stmt(src, b, env, origin, stdin, &redirs);
+                let blk = self.lower_stmt(f, b, &redirs);
                 out.then(blk);
             }
             (None, _) => {
                 // A bare redirect (`> file`) still opens, truncates or writes the file.
                 let span = src.span(node.start, node.end, self.norm);
-                let blk = self.push_plain(Vec::new(), Vec::new(), redirs, span, env, origin);
+                let blk = self.push_plain(f, Vec::new(), Vec::new(), redirs, span);
                 out.then(blk);
             }
         }
         if let Some(r) = right {
-            let blk = self.lower_stmt(src, r, env, origin, None, &[]);
+            let blk = self.lower_stmt(&mut f.with_stdin(None), r, &[]);
             out.then(blk);
         }
         for range in after_line {
-            let blk = self.lower_text(src, range, env, origin, None);
+            let blk = self.lower_text(&mut f.with_stdin(None), range);
             out.then(blk);
         }
         out
@@ -169,13 +164,13 @@ impl Lowerer<'_> {
 
     /// Record text the grammar left out of the tree that this reading could not place: the
     /// fallback scans it and the decision is at least ask.
-    pub(super) fn unread_text(&mut self, src: &Source, s: usize, e: usize, origin: &Origin) {
-        let text = src.text.get(s..e).unwrap_or("").to_string();
+    pub(super) fn unread_text(&mut self, f: &Frame<'_>, s: usize, e: usize) {
+        let text = f.src.text.get(s..e).unwrap_or("").to_string();
         self.script.issues.push(Issue {
             kind: IssueKind::ParseError,
-            span: src.span(s, e, self.norm),
+            span: f.src.span(s, e, self.norm),
             message: format!("text the parser did not read: `{}`", super::shorten(&text)),
-            origin: origin.clone(),
+            origin: f.origin.clone(),
             text,
         });
     }
@@ -183,13 +178,12 @@ impl Lowerer<'_> {
     /// Decode one redirect node (a heredoc may carry more redirects inside it).
     pub(in crate::model) fn lower_redirect(
         &mut self,
-        src: &Source,
+        f: &mut Frame<'_>,
         id: NodeId,
-        env: &mut Env,
-        origin: &Origin,
         pre: &mut Block,
     ) -> Vec<Redirect> {
-        let node = src.tree.node(id).clone();
+        let src = f.src;
+        let node = src.tree.node(id);
         let span = src.span(node.start, node.end, self.norm);
         let mut fd = None;
         let mut op_text = String::new();
@@ -235,9 +229,7 @@ impl Lowerer<'_> {
         });
         let mut target = None;
         if !dest.is_empty() {
-            let words = self
-                .expander()
-                .decode_nodes(src, &dest, env, origin, WordMode::Single);
+            let words = self.expander().decode_nodes(f, &dest, WordMode::Single);
             target = words.into_iter().next();
             if let Some(t) = &target {
                 for s in &t.substitutions {
@@ -315,12 +307,12 @@ impl Lowerer<'_> {
                         (value, raw, src.span(ls, le.max(ls), self.norm), None)
                     }
                     Some(b) => {
-                        let bn = src.tree.node(b).clone();
+                        let bn = src.tree.node(b);
                         let raw = src.text.get(bn.start..bn.end).unwrap_or("").to_string();
                         let value = if quoted {
                             Some(raw.clone())
                         } else {
-                            let (v, subs) = self.expander().decode_heredoc(src, b, env, origin);
+                            let (v, subs) = self.expander().decode_heredoc(f, b);
                             for s in &subs {
                                 pre.commands.extend(s.commands.iter().copied());
                             }
