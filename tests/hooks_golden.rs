@@ -157,7 +157,7 @@ fn check_shape(harness: &str, run: &Run) -> Result<(), String> {
                 );
             }
         }
-        "claude" => {
+        "claude" | "qwen" => {
             let h = &v["hookSpecificOutput"];
             if keys(&v) != ["hookSpecificOutput"]
                 || h["hookEventName"] != "PreToolUse"
@@ -166,7 +166,7 @@ fn check_shape(harness: &str, run: &Run) -> Result<(), String> {
                     .as_str()
                     .is_none_or(|r| r.is_empty() || r.chars().count() > 2000)
             {
-                return Err(format!("not a Claude PreToolUse decision: {v}"));
+                return Err(format!("not a {harness} PreToolUse decision: {v}"));
             }
         }
         "gemini" => {
@@ -192,18 +192,6 @@ fn check_shape(harness: &str, run: &Run) -> Result<(), String> {
                 || v["message"].as_str().is_none_or(str::is_empty)
             {
                 return Err(format!("not a Hermes plugin directive: {v}"));
-            }
-        }
-        "qwen" => {
-            let h = &v["hookSpecificOutput"];
-            if keys(&v) != ["hookSpecificOutput"]
-                || h["hookEventName"] != "PreToolUse"
-                || !decision_in(&h["permissionDecision"], &["ask", "deny"])
-                || h["permissionDecisionReason"]
-                    .as_str()
-                    .is_none_or(str::is_empty)
-            {
-                return Err(format!("not a Qwen PreToolUse decision: {v}"));
             }
         }
         "crush" => {

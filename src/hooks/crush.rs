@@ -7,10 +7,12 @@
 //! JSON it cannot read, or outlives its timeout; the JSON deny needs no parsed event, so
 //! every refusal is that deny.
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
+use super::gemini::deny_json;
 use super::{
-    Action, Event, HookError, Reply, Verdict, by_decision, command_of, paths_of, str_field,
+    Action, Event, HookError, Reply, Verdict, by_decision, command_of, joined_cwd, paths_of,
+    str_field,
 };
 
 /// Crush's file-writing tools; each names its file in `file_path`.
@@ -41,12 +43,10 @@ pub fn parse(v: &Value) -> Result<Event, HookError> {
     } else {
         Action::PassThrough
     };
-    let cwd = str_field(v, "cwd").map(str::to_string);
-    let cwd = match (input.and_then(|i| str_field(i, "working_dir")), &cwd) {
-        (Some(d), _) if d.starts_with('/') => Some(d.to_string()),
-        (Some(d), Some(c)) if !d.is_empty() => Some(format!("{}/{d}", c.trim_end_matches('/'))),
-        _ => cwd,
-    };
+    let cwd = joined_cwd(
+        input.and_then(|i| str_field(i, "working_dir")),
+        str_field(v, "cwd"),
+    );
     Ok(Event {
         event: "PreToolUse".into(),
         tool: tool.to_string(),
@@ -56,10 +56,6 @@ pub fn parse(v: &Value) -> Result<Event, HookError> {
         cwd,
         action,
     })
-}
-
-fn deny_json(reason: &str) -> String {
-    json!({"decision": "deny", "reason": reason}).to_string() + "\n"
 }
 
 pub fn answer(ev: &Event, v: &Verdict) -> Reply {

@@ -239,6 +239,34 @@ pub fn parse_json(bytes: &[u8]) -> Result<Value, HookError> {
     Ok(v)
 }
 
+/// The event and tool names of a harness whose input carries `hook_event_name` and
+/// `tool_name` (Claude's shape), when the event is `expected`.
+pub(crate) fn named_tool_event<'a>(
+    v: &'a Value,
+    expected: &str,
+) -> Result<(&'a str, &'a str), HookError> {
+    let event = str_field(v, "hook_event_name")
+        .ok_or_else(|| HookError::Malformed("the event has no hook_event_name".into()))?;
+    if event != expected {
+        return Err(HookError::Malformed(format!(
+            "unexpected hook event {event:?}; shellgate handles {expected}"
+        )));
+    }
+    let tool = str_field(v, "tool_name")
+        .ok_or_else(|| HookError::Malformed("the event has no tool_name".into()))?;
+    Ok((event, tool))
+}
+
+/// The directory a command runs in: the tool's own directory argument (absolute, or
+/// relative to `base`), else `base`.
+pub(crate) fn joined_cwd(dir: Option<&str>, base: Option<&str>) -> Option<String> {
+    match (dir.filter(|d| !d.is_empty()), base) {
+        (Some(d), _) if d.starts_with('/') => Some(d.to_string()),
+        (Some(d), Some(b)) => Some(format!("{}/{d}", b.trim_end_matches('/'))),
+        (_, b) => b.map(str::to_string),
+    }
+}
+
 /// A string field, `None` when absent or not a string.
 pub(crate) fn str_field<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
     v.get(key).and_then(Value::as_str)

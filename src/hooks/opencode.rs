@@ -49,7 +49,7 @@ pub fn parse(v: &Value) -> Result<Event, HookError> {
         event: "tool.execute.before".into(),
         tool: tool.to_string(),
         session_id: str_field(v, "sessionID").map(str::to_string),
-        cwd: super::plugin::joined_cwd(workdir, base),
+        cwd: super::joined_cwd(workdir, base),
         action,
     })
 }

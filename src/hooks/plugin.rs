@@ -38,13 +38,3 @@ pub fn answer(ev: &Event, v: &Verdict, ask_as_deny: Option<&str>) -> Reply {
 pub fn refuse(reason: &str) -> Reply {
     decision("deny", reason)
 }
-
-/// The working directory of a call: the tool's own directory argument (absolute, or
-/// relative to the session's directory) or the session's directory.
-pub fn joined_cwd(dir: Option<&str>, base: Option<&str>) -> Option<String> {
-    match (dir.filter(|d| !d.is_empty()), base) {
-        (Some(d), _) if d.starts_with('/') => Some(d.to_string()),
-        (Some(d), Some(b)) => Some(format!("{}/{d}", b.trim_end_matches('/'))),
-        (_, b) => b.map(str::to_string),
-    }
-}

@@ -7,9 +7,8 @@
 
 use serde_json::Value;
 
-use super::claude::decision_json;
 use super::{
-    Action, Event, HookError, Reply, Verdict, by_decision, command_of, paths_of, str_field,
+    Action, Event, HookError, command_of, joined_cwd, named_tool_event, paths_of, str_field,
 };
 
 /// Qwen's shell tool.
@@ -24,15 +23,7 @@ const FILE_TOOLS: &[(&str, &[&str])] = &[
 const BRIDGE_TOOL: &str = "tool_call";
 
 pub fn parse(v: &Value) -> Result<Event, HookError> {
-    let event = str_field(v, "hook_event_name")
-        .ok_or_else(|| HookError::Malformed("the event has no hook_event_name".into()))?;
-    if event != "PreToolUse" {
-        return Err(HookError::Malformed(format!(
-            "unexpected hook event {event:?}; shellgate handles PreToolUse"
-        )));
-    }
-    let tool = str_field(v, "tool_name")
-        .ok_or_else(|| HookError::Malformed("the event has no tool_name".into()))?;
+    let (event, tool) = named_tool_event(v, "PreToolUse")?;
     let mut input = v.get("tool_input").cloned();
     let mut inner = tool.to_string();
     if tool == BRIDGE_TOOL {
@@ -48,17 +39,12 @@ pub fn parse(v: &Value) -> Result<Event, HookError> {
         });
     }
     let action = action_of(&inner, input.as_ref())?;
-    let cwd = str_field(v, "cwd").map(str::to_string);
     // `run_shell_command` may run in its own `directory` (absolute or workspace-relative).
     let dir = match &action {
         Action::Shell { .. } => input.as_ref().and_then(|i| str_field(i, "directory")),
         _ => None,
     };
-    let cwd = match (dir, &cwd) {
-        (Some(d), _) if d.starts_with('/') => Some(d.to_string()),
-        (Some(d), Some(c)) if !d.is_empty() => Some(format!("{}/{d}", c.trim_end_matches('/'))),
-        _ => cwd,
-    };
+    let cwd = joined_cwd(dir, str_field(v, "cwd"));
     Ok(Event {
         event: event.to_string(),
         tool: tool.to_string(),
@@ -82,20 +68,7 @@ fn action_of(tool: &str, input: Option<&Value>) -> Result<Action, HookError> {
     }
 }
 
-pub fn answer(ev: &Event, v: &Verdict) -> Reply {
-    by_decision(
-        ev,
-        v,
-        |r| Reply::stdout(decision_json("ask", r)),
-        |r| Reply::stdout(decision_json("deny", r)),
-    )
-}
-
-/// The JSON deny for an event that parsed; exit 2 with the reason on stderr otherwise
-/// (Qwen reads stderr of an exit-2 hook as the deny reason).
-pub fn refuse(ev: Option<&Event>, reason: &str) -> Reply {
-    match ev {
-        Some(_) => Reply::stdout(decision_json("deny", reason)),
-        None => Reply::blocking(reason),
-    }
-}
+/// Claude Code's answers: ask and deny as `permissionDecision` JSON; a refusal is that JSON
+/// deny for an event that parsed, else exit 2 with the reason on stderr (which Qwen reads
+/// as the deny reason).
+pub use super::claude::{answer, refuse};
