@@ -9,6 +9,7 @@
 
 use std::collections::BTreeMap;
 
+use shellgate::policy::decide_default;
 use shellgate::{Context, analyze};
 
 #[path = "../benches/support/mod.rs"]
@@ -50,7 +51,8 @@ fn main() {
             }
             total += 1;
             let a = analyze(cmd, &ctx);
-            *decisions.entry(a.decision.as_str()).or_default() += 1;
+            let decision = decide_default(&a);
+            *decisions.entry(decision.as_str()).or_default() += 1;
             let mut rules: Vec<(String, String)> = a
                 .findings
                 .iter()
@@ -64,7 +66,7 @@ fn main() {
                 let _ = writeln!(
                     f,
                     "{file}\t{}\t{}\t{}",
-                    a.decision.as_str(),
+                    decision.as_str(),
                     codes.join(","),
                     cmd.replace('\n', "\\n")
                 );

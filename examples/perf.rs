@@ -15,6 +15,7 @@ mod support;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
+use shellgate::policy::decide_default;
 use shellgate::{Context, analyze, syntax};
 
 fn usage() -> ! {
@@ -169,7 +170,7 @@ fn scale(args: &[String]) {
                 tf.as_secs_f64() * 1e3,
                 ta.as_secs_f64() * 1e3,
                 a.script.commands.len(),
-                a.decision,
+                decide_default(&a),
             );
         }
     }

@@ -4,6 +4,7 @@
 //!
 //! Run: `cargo run --release --example regex_compare`
 
+use shellgate::policy::decide_default;
 use shellgate::{Context, Decision, analyze, fallback};
 
 #[path = "../benches/support/mod.rs"]
@@ -34,7 +35,7 @@ fn main() {
             }
             total += 1;
             let r = !fallback::scan(cmd).is_empty();
-            let s = analyze(cmd, &ctx).decision != Decision::Allow;
+            let s = decide_default(&analyze(cmd, &ctx)) != Decision::Allow;
             regex += usize::from(r);
             structural += usize::from(s);
             both += usize::from(r && s);

@@ -159,10 +159,11 @@ pub fn load(path: &Path) -> Result<Vec<Loaded>, String> {
 /// Run one case under `ctx`.
 pub fn run_case(l: &Loaded, ctx: &Context) -> Outcome {
     let a = analyze(&l.case.cmd, ctx);
+    let decision = crate::policy::decide_default(&a);
     let mut rules: Vec<String> = a.findings.iter().map(|f| f.rule.to_string()).collect();
     rules.sort();
     rules.dedup();
-    let decision_ok = a.decision.as_str() == l.case.expect;
+    let decision_ok = decision.as_str() == l.case.expect;
     let rules_ok = match &l.case.rules {
         Some(expected) => {
             let mut e = expected.clone();
@@ -174,7 +175,7 @@ pub fn run_case(l: &Loaded, ctx: &Context) -> Outcome {
     };
     Outcome {
         loaded: l.clone(),
-        decision: a.decision,
+        decision,
         rules,
         ok: decision_ok && rules_ok,
     }

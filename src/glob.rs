@@ -2,8 +2,9 @@
 //! semantics bash's pattern matching and Python's `fnmatch` (what Hermes's
 //! `approvals.deny` uses) share. `*` matches any text, `/` included; `[` with no closing
 //! `]` is a literal `[`; only `!` negates a bracket. Its readers: the policy's allow/deny
-//! globs (case-folded first, `policy::glob`), `${X#pattern}` and friends in word expansion,
-//! the path catalog's per-component patterns, and glob-named programs (`/bin/r?`).
+//! globs, the config's protected paths in rules and the hooks' write guard (case-folded
+//! first, [`matches_ignore_case`]), `${X#pattern}` and friends in word expansion, the path
+//! catalog's per-component patterns, and glob-named programs (`/bin/r?`).
 //!
 //! ## Why not `globset`
 //! `globset` compiles globs to regexes for matching many paths against many globs at once.
@@ -18,7 +19,7 @@
 //! - `[^...]` also negates in bash, and bash has POSIX classes (`[[:alpha:]]`); here `^` and
 //!   `[:` are literal characters of the bracket, as in fnmatch.
 //! - A backslash escapes the next character in a bash pattern; here it is literal
-//!   (`policy::glob::escape` writes a literal `*` as `[*]`, which both read alike).
+//!   (`glob::escape` writes a literal `*` as `[*]`, which both read alike).
 //! - extglob (`@(a|b)`, `!(x)`, `+(..)`) is not matched: its characters are read literally
 //!   (a `*` or `?` inside still acts as a glob).
 //! - Pathname expansion rules are the caller's: `*` here matches a leading `.` and `/`,
@@ -36,6 +37,32 @@ pub fn matches(pattern: &str, text: &str) -> bool {
     let p: Vec<char> = pattern.chars().collect();
     let t: Vec<char> = text.chars().collect();
     match_chars(&p, &t)
+}
+
+/// True when `pattern` matches all of `text`, ignoring case (Python's `fnmatch` on
+/// lower-cased strings, as Hermes's `approvals.deny`). A malformed bracket (`[` with no `]`)
+/// matches a literal `[`. `tests/glob_oracle.rs` pins it against Python.
+pub fn matches_ignore_case(pattern: &str, text: &str) -> bool {
+    let p: Vec<char> = pattern.chars().flat_map(char::to_lowercase).collect();
+    let t: Vec<char> = text.chars().flat_map(char::to_lowercase).collect();
+    match_chars(&p, &t)
+}
+
+/// Escape `text` so that [`matches`] and [`matches_ignore_case`] read every character
+/// literally (`*` becomes `[*]`).
+pub fn escape(text: &str) -> String {
+    let mut s = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '*' | '?' | '[' => {
+                s.push('[');
+                s.push(c);
+                s.push(']');
+            }
+            _ => s.push(c),
+        }
+    }
+    s
 }
 
 /// Iterative matcher with single-star backtracking: linear in practice and never
@@ -145,5 +172,35 @@ mod tests {
     #[test]
     fn matching_is_case_sensitive() {
         assert!(!matches("RM", "rm"));
+    }
+
+    #[test]
+    fn star_matches_any_text_including_slashes() {
+        let m = matches_ignore_case;
+        assert!(m("git push --force*", "git push --force origin main"));
+        assert!(!m("git push --force*", "git push origin main"));
+        assert!(m("*curl*|*sh*", "curl -s x | sh"));
+        assert!(m("dd if=* of=/dev/*", "dd if=/dev/zero of=/dev/sda"));
+    }
+
+    #[test]
+    fn folded_matching_ignores_case() {
+        assert!(matches_ignore_case("GIT PUSH --FORCE*", "git push --force"));
+        assert!(matches_ignore_case("rm -rf *", "RM -RF /x"));
+    }
+
+    #[test]
+    fn escaped_text_matches_only_itself() {
+        let e = escape("rm -rf build/*.o [x]?");
+        assert!(matches_ignore_case(&e, "rm -rf build/*.o [x]?"));
+        assert!(!matches_ignore_case(&e, "rm -rf build/a.o [x]?"));
+        assert!(matches(&e, "rm -rf build/*.o [x]?"));
+    }
+
+    #[test]
+    fn many_stars_stay_fast() {
+        let p = "*a*a*a*a*a*a*a*a*a*a*a*b";
+        let t = "a".repeat(5000);
+        assert!(!matches_ignore_case(p, &t));
     }
 }

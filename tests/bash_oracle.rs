@@ -13,6 +13,7 @@ use std::process::Command;
 
 use proptest::prelude::*;
 use proptest::test_runner::{TestCaseError, TestRunner};
+use shellgate::policy::decide_default;
 use shellgate::{Context, analyze};
 
 fn have_bash() -> bool {
@@ -400,7 +401,7 @@ fn show_one_script_decoding() {
 // commands. Ignored until the analyser is fixed (see `docs/ROBUSTNESS.md`).
 
 fn decision(cmd: &str) -> shellgate::Decision {
-    analyze(cmd, &Context::fixture()).decision
+    decide_default(&analyze(cmd, &Context::fixture()))
 }
 
 #[test]

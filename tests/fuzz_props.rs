@@ -14,6 +14,7 @@ use std::process::{Command, Stdio};
 
 use proptest::prelude::*;
 use proptest::test_runner::TestRunner;
+use shellgate::policy::decide_default;
 use shellgate::{Analysis, Context, Decision, analyze};
 
 /// Invariants every analysis must satisfy, whatever the input.
@@ -31,7 +32,7 @@ fn check_analysis(cmd: &str, a: &Analysis) -> Result<(), String> {
         }
     }
     let unanalysed = a.findings.iter().any(|f| f.rule.starts_with("SG000"));
-    if unanalysed && a.decision == Decision::Allow {
+    if unanalysed && decide_default(a) == Decision::Allow {
         return Err("an analysis finding was allowed".into());
     }
     Ok(())
@@ -372,7 +373,7 @@ fn expected_for_line(line: &[u8]) -> Option<Option<(String, Decision)>> {
     match v.get("cmd").and_then(|c| c.as_str()) {
         Some(cmd) => Some(Some((
             cmd.to_string(),
-            analyze(cmd, &Context::fixture()).decision,
+            decide_default(&analyze(cmd, &Context::fixture())),
         ))),
         None => Some(None),
     }
@@ -445,7 +446,7 @@ fn single_oracle(input: &[u8], run: &Run) -> Result<(), String> {
     let d = decision_of(&v).ok_or("no decision")?;
     match std::str::from_utf8(input) {
         Ok(cmd) => {
-            let want = analyze(cmd, &Context::fixture()).decision;
+            let want = decide_default(&analyze(cmd, &Context::fixture()));
             if d != want.as_str() {
                 return Err(format!("binary says {d}, library says {}", want.as_str()));
             }

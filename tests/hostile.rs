@@ -11,6 +11,7 @@ mod support;
 use std::io::Write;
 use std::process::{Command, Stdio};
 
+use shellgate::policy::decide_default;
 use shellgate::{Context, Decision, analyze};
 
 /// Linux caps one argument at 128 KiB (`MAX_ARG_STRLEN`); longer inputs skip the argument
@@ -72,7 +73,7 @@ fn lib_decide(cmd: &str) -> Decision {
     let cmd = cmd.to_string();
     std::thread::Builder::new()
         .stack_size(256 << 20)
-        .spawn(move || analyze(&cmd, &Context::fixture()).decision)
+        .spawn(move || decide_default(&analyze(&cmd, &Context::fixture())))
         .expect("thread spawns")
         .join()
         .expect("analysis thread finishes")
@@ -297,7 +298,7 @@ fn hostile_inputs_are_never_allowed_on_any_surface() {
 fn a_pipeline_past_the_stage_limit_is_reported_as_a_limit_not_parsed() {
     let long = vec!["grep \"x\""; shellgate::syntax::stages::MAX_PIPELINE_STAGES + 1].join(" | ");
     let a = analyze(&long, &Context::fixture());
-    assert_eq!(a.decision, Decision::Ask);
+    assert_eq!(decide_default(&a), Decision::Ask);
     assert!(
         a.findings
             .iter()
@@ -307,9 +308,15 @@ fn a_pipeline_past_the_stage_limit_is_reported_as_a_limit_not_parsed() {
     );
     // At the limit it is parsed and judged like any pipeline.
     let ok = vec!["grep \"x\""; shellgate::syntax::stages::MAX_PIPELINE_STAGES].join(" | ");
-    assert_eq!(analyze(&ok, &Context::fixture()).decision, Decision::Allow);
+    assert_eq!(
+        decide_default(&analyze(&ok, &Context::fixture())),
+        Decision::Allow
+    );
     let rm = format!("{ok} | xargs rm -rf /");
-    assert_eq!(analyze(&rm, &Context::fixture()).decision, Decision::Deny);
+    assert_eq!(
+        decide_default(&analyze(&rm, &Context::fixture())),
+        Decision::Deny
+    );
 }
 
 #[test]
@@ -338,7 +345,10 @@ fn dangerous_tail_of_long_inputs_is_at_least_ask_in_the_library() {
         heredocs(50_000, "rm -rf /"),
         nested_bash_c(200, "rm -rf /"),
     ] {
-        assert_ne!(analyze(&cmd, &Context::fixture()).decision, Decision::Allow);
+        assert_ne!(
+            decide_default(&analyze(&cmd, &Context::fixture())),
+            Decision::Allow
+        );
     }
 }
 
@@ -375,7 +385,7 @@ fn deep_nesting_on_a_default_thread_does_not_overflow() {
         let cmd = nested_substitutions(10_000, "ls");
         let d = std::thread::Builder::new()
             .stack_size(2 << 20)
-            .spawn(move || analyze(&cmd, &Context::fixture()).decision)
+            .spawn(move || decide_default(&analyze(&cmd, &Context::fixture())))
             .expect("thread spawns")
             .join()
             .expect("analysis finishes");

@@ -2,6 +2,7 @@
 //! scoping semantics that every rule relies on.
 
 use shellgate::model::{Command, WordValue};
+use shellgate::policy::decide_default;
 use shellgate::{Context, analyze};
 
 fn commands(cmd: &str) -> Vec<Command> {
@@ -196,7 +197,7 @@ fn nesting_past_the_limit_is_reported() {
         &Context::fixture(),
     );
     assert!(a.findings.iter().any(|f| f.rule == "SG0002"));
-    assert_ne!(a.decision, shellgate::Decision::Allow);
+    assert_ne!(decide_default(&a), shellgate::Decision::Allow);
 }
 
 #[test]

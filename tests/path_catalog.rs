@@ -3,6 +3,7 @@
 //! marks secret is asked about when uploaded; an ordinary workspace or temp path is none of
 //! these. One table, spelled through `~`, other users' homes and macOS `/private`.
 
+use shellgate::policy::decide_default;
 use shellgate::{Context, Decision, analyze};
 
 /// (path as typed, protected from writes/deletes, secret)
@@ -50,7 +51,7 @@ const PATHS: &[(&str, bool, bool)] = &[
 ];
 
 fn decision(cmd: &str) -> Decision {
-    analyze(cmd, &Context::fixture()).decision
+    decide_default(&analyze(cmd, &Context::fixture()))
 }
 
 #[test]

@@ -3,6 +3,7 @@
 
 use shellgate::policy::{
     self, Answer, AnswerSource, DecidedBy, LoadedConfig, MemoryStore, Mode, Request, Scope, Store,
+    decide_default,
 };
 use shellgate::{Context, Decision};
 
@@ -751,15 +752,16 @@ fn default_policy_gives_the_analyzer_decision_on_the_whole_corpus() {
         for l in shellgate::corpus::load(&f).unwrap() {
             let cmd = &l.case.cmd;
             let a = shellgate::analyze(cmd, &Context::fixture());
+            let analyzer = decide_default(&a);
             let v = policy::evaluate(
                 &req(cmd),
                 &LoadedConfig::defaults(),
                 &mut MemoryStore::new(),
             );
-            assert_eq!(v.decision, a.decision, "{cmd}: {}", v.reason);
+            assert_eq!(v.decision, analyzer, "{cmd}: {}", v.reason);
             // The loosest config never allows what the analyzer denies or cannot analyse.
             let v = policy::evaluate(&req(cmd), &loose, &mut MemoryStore::new());
-            if a.decision == Decision::Deny {
+            if analyzer == Decision::Deny {
                 assert_eq!(v.decision, Decision::Deny, "{cmd}");
             }
             if a.findings

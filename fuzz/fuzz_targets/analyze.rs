@@ -5,6 +5,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use shellgate::{Context, Decision, analyze};
+use shellgate::policy::decide_default;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(cmd) = std::str::from_utf8(data) else {
@@ -24,6 +25,6 @@ fuzz_target!(|data: &[u8]| {
         );
     }
     if a.findings.iter().any(|f| f.rule.starts_with("SG000")) {
-        assert_ne!(a.decision, Decision::Allow, "unanalysed input allowed");
+        assert_ne!(decide_default(&a), Decision::Allow, "unanalysed input allowed");
     }
 });

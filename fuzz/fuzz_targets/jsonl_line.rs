@@ -6,6 +6,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use shellgate::{Context, Decision, analyze};
+use shellgate::policy::decide_default;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(line) = std::str::from_utf8(data) else {
@@ -23,10 +24,10 @@ fuzz_target!(|data: &[u8]| {
     };
     let a = analyze(cmd, &Context::fixture());
     if a.findings.iter().any(|f| f.rule.starts_with("SG000")) {
-        assert_ne!(a.decision, Decision::Allow);
+        assert_ne!(decide_default(&a), Decision::Allow);
     }
     // The result must encode (the CLI writes it as one JSON line).
-    let out = serde_json::json!({ "cmd": a.command, "decision": a.decision.as_str() });
+    let out = serde_json::json!({ "cmd": a.command, "decision": decide_default(&a).as_str() });
     let s = out.to_string();
     assert!(!s.contains('\n'), "an output line contains a newline");
 });

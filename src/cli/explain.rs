@@ -75,10 +75,8 @@ pub fn run(args: ExplainArgs) -> i32 {
     let req = args.policy.request(&cmd, ctx.clone());
     let v = shellgate::policy::evaluate(&req, &cfg, &mut shellgate::policy::NoLedger(&mut *store));
     super::policy_args::report_warnings(&v);
-    let mut a = v.analysis.clone();
-    a.findings = v.findings.clone();
-    a.decision = v.decision;
-    let mut r = report(&a, ctx.cwd.as_deref());
+    let a = &v.analysis;
+    let mut r = report(&v, ctx.cwd.as_deref());
     let policy_json = serde_json::json!({
         "mode": v.mode.as_str(),
         "decided_by": v.decided_by,
@@ -87,7 +85,7 @@ pub fn run(args: ExplainArgs) -> i32 {
     let mut out = std::io::stdout().lock();
     if args.json {
         if args.cst {
-            r.cst = Some(cst_text(&a));
+            r.cst = Some(cst_text(a));
         }
         if args.model {
             r.model = Some(a.script.clone());
@@ -104,7 +102,7 @@ pub fn run(args: ExplainArgs) -> i32 {
         match encoded {
             Ok(s) => {
                 if let Err(e) = emit(&mut out, format_args!("{s}\n")) {
-                    return unwritten(&e, decision_exit(a.decision));
+                    return unwritten(&e, decision_exit(v.decision));
                 }
             }
             Err(e) => {
@@ -114,7 +112,7 @@ pub fn run(args: ExplainArgs) -> i32 {
                 return EXIT_INTERNAL;
             }
         }
-        return decision_exit(a.decision);
+        return decision_exit(v.decision);
     }
     let views = [args.cst, args.model, args.graph]
         .iter()
@@ -123,12 +121,12 @@ pub fn run(args: ExplainArgs) -> i32 {
     if views == 0 {
         let style = Style::resolve(args.color);
         if let Err(e) = emit(&mut out, format_args!("{}", render::explain(&r, &style))) {
-            return unwritten(&e, decision_exit(a.decision));
+            return unwritten(&e, decision_exit(v.decision));
         }
         if let Err(e) = emit(&mut out, format_args!("{}", render::policy_line(&v))) {
-            return unwritten(&e, decision_exit(a.decision));
+            return unwritten(&e, decision_exit(v.decision));
         }
-        return decision_exit(a.decision);
+        return decision_exit(v.decision);
     }
     // Debug views replace the report so a single view can be piped (`--graph | dot`); with
     // several, each gets a header.
@@ -140,7 +138,7 @@ pub fn run(args: ExplainArgs) -> i32 {
     };
     let written = (|| {
         if args.cst {
-            section("cst", cst_text(&a))?;
+            section("cst", cst_text(a))?;
         }
         if args.model {
             section("model", a.script.to_string())?;
@@ -151,7 +149,7 @@ pub fn run(args: ExplainArgs) -> i32 {
         Ok(())
     })();
     if let Err(e) = written {
-        return unwritten(&e, decision_exit(a.decision));
+        return unwritten(&e, decision_exit(v.decision));
     }
-    decision_exit(a.decision)
+    decision_exit(v.decision)
 }

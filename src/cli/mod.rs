@@ -7,6 +7,7 @@
 mod check;
 mod config_cmd;
 mod corpus;
+pub mod evidence;
 mod exec;
 mod explain;
 pub mod hook;
@@ -160,26 +161,17 @@ pub fn main() -> i32 {
 }
 
 /// The analysis context for `--cwd`/`--home`, shared by `check` and `explain` so the two
-/// always judge a command the same way.
+/// always judge a command the same way: the process's environment with those two replaced
+/// (`HERMES_HOME`, unless the environment sets it, follows the home given).
 pub fn context_from(cwd: Option<&str>, home: Option<&str>) -> shellgate::Context {
-    let mut c = shellgate::Context::from_process();
+    let mut e = shellgate::Environment::from_process();
     if let Some(cwd) = cwd {
-        c.cwd = Some(cwd.to_string());
-        c.env.insert("PWD".into(), cwd.to_string());
+        e.cwd = Some(cwd.to_string());
     }
     if let Some(h) = home {
-        c.home = Some(h.to_string());
-        c.env.insert("HOME".into(), h.to_string());
-        // HERMES_HOME defaults to ~/.hermes; derived from $HOME it would point into the
-        // wrong home, so re-derive it unless the environment sets it explicitly.
-        if std::env::var_os("HERMES_HOME").is_none_or(|v| v.is_empty()) {
-            c.env.insert(
-                "HERMES_HOME".into(),
-                format!("{}/.hermes", h.trim_end_matches('/')),
-            );
-        }
+        e.home = Some(h.to_string());
     }
-    c
+    e.context()
 }
 
 /// Write a subcommand's text to stdout or the terminal; text with several parts is built

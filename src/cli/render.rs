@@ -7,11 +7,11 @@ use std::fmt::{self, Write};
 pub use shellgate::text::display;
 use shellgate::text::{clip, display_text, display_width, quote};
 
-use shellgate::model::{OriginKind, WordNote};
 use shellgate::rules::RuleMeta;
-use shellgate::{Decision, Severity, Span};
+use shellgate::{Decision, Finding, Severity, Span};
 
-use super::report::{Evidence, Report};
+use super::evidence::{Evidence, evidence_sentence};
+use super::report::Report;
 
 /// Whether to emit ANSI colour escapes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -104,9 +104,9 @@ pub fn render(write: impl Fn(&mut fmt::Formatter<'_>) -> fmt::Result) -> String 
 }
 
 /// `check`'s terse text form: the decision, then one line per finding with its byte span.
-fn write_check(out: &mut impl Write, a: &shellgate::Analysis) -> fmt::Result {
-    writeln!(out, "{}", a.decision.as_str())?;
-    for f in &a.findings {
+fn write_check(out: &mut impl Write, decision: Decision, findings: &[Finding]) -> fmt::Result {
+    writeln!(out, "{}", decision.as_str())?;
+    for f in findings {
         writeln!(
             out,
             "  {} {} [{}] {} ({}..{})",
@@ -125,11 +125,8 @@ fn write_check(out: &mut impl Write, a: &shellgate::Analysis) -> fmt::Result {
 /// `policy:` line when the policy (not the findings alone) decided it.
 pub fn check_verdict(v: &shellgate::policy::Verdict) -> String {
     use shellgate::policy::DecidedBy;
-    let mut a = v.analysis.clone();
-    a.decision = v.decision;
-    a.findings = v.findings.clone();
     render(|out| {
-        write_check(out, &a)?;
+        write_check(out, v.decision, &v.findings)?;
         if !matches!(
             v.decided_by,
             DecidedBy::Rule { .. } | DecidedBy::NoFindings | DecidedBy::Ask
@@ -276,139 +273,6 @@ fn write_underline(
         )?;
     }
     Ok(())
-}
-
-/// A sentence a newcomer can follow for one piece of evidence.
-pub fn evidence_sentence(e: &Evidence) -> String {
-    match e {
-        Evidence::Word { word, note } => match note {
-            WordNote::Decoded { from, to } => format!(
-                "bash decodes the word {} to {} (quotes, escapes and expansions resolved)",
-                quote(from),
-                quote(to)
-            ),
-            WordNote::Expanded { var, value } => {
-                format!("in {}, ${var} expands to {}", quote(word), quote(value))
-            }
-            WordNote::Tilde { to } if word == "~" || word.starts_with("~/") => {
-                format!("`~` expands to the home directory {}", quote(to))
-            }
-            WordNote::UnknownVar { var } => format!(
-                "in {}, the value of ${var} is not known before the command runs",
-                quote(word)
-            ),
-            WordNote::Tilde { to } => format!("in {}, `~` expands to {}", quote(word), quote(to)),
-            WordNote::SubstitutionOutput { value } => format!(
-                "in {}, the command substitution always prints {}",
-                quote(word),
-                quote(value)
-            ),
-            WordNote::Braces { count } => {
-                format!("{} brace-expands into {count} separate words", quote(word))
-            }
-        },
-        Evidence::Wrapper { name, args } => {
-            let full = if args.is_empty() {
-                name.clone()
-            } else {
-                format!("{name} {}", args.join(" "))
-            };
-            format!(
-                "{} is a wrapper: it runs the program after it{}, so shellgate looked through it",
-                quote(&full),
-                wrapper_effect(name)
-            )
-        }
-        Evidence::Nested { origin, detail } => {
-            format!("{} ({})", nesting_sentence(*origin), display_text(detail))
-        }
-        // Graph paths are rendered by `Flow::describe` with `→edge→` arrows.
-        Evidence::Cwd {
-            program,
-            cwd,
-            start,
-        } => format!(
-            "{} runs in {}, not in the starting directory {} (an earlier `cd` changed it)",
-            quote(program),
-            quote(cwd),
-            quote(start)
-        ),
-        Evidence::Glob { word, cwd } => match cwd {
-            Some(d) => format!(
-                "{} is an unquoted glob: bash replaces it with the matching entries of {}",
-                quote(word),
-                quote(d)
-            ),
-            None => format!(
-                "{} is an unquoted glob: bash replaces it with the matching files",
-                quote(word)
-            ),
-        },
-        Evidence::Stdin { program, text } => format!(
-            "{} reads this code on its stdin: {}",
-            quote(program),
-            quote(text.trim_end())
-        ),
-        Evidence::Flow { path } => format!("the data flows {}", display_text(path)),
-        Evidence::Rule { text } if FLOW_ARROWS.iter().any(|a| text.contains(a)) => {
-            format!("the dataflow path that fired: {}", display_text(text))
-        }
-        Evidence::Rule { text } => display_text(text),
-        Evidence::Normalized { note } => format!("before parsing, the text was cleaned up: {note}"),
-    }
-}
-
-/// What a well-known wrapper changes about the program it runs, for the evidence line.
-fn wrapper_effect(name: &str) -> &'static str {
-    match name {
-        "sudo" | "sudoedit" | "doas" => " as another user (root unless told otherwise)",
-        "su" | "runuser" => " as another user",
-        "env" => " with a changed environment",
-        "nice" | "ionice" => " at a changed priority",
-        "timeout" => " and stops it after a time limit",
-        "nohup" | "setsid" => " detached from the terminal",
-        "exec" => " in place of the shell",
-        "chroot" => " with another root directory",
-        "xargs" => " once or more with arguments read from its input",
-        "watch" => " over and over",
-        "flock" => " while holding a lock",
-        _ => "",
-    }
-}
-
-/// The edge labels `Flow::describe` writes between the nodes of a path.
-const FLOW_ARROWS: &[&str] = &[
-    "→pipe→",
-    "→writes→",
-    "→appends→",
-    "→read by→",
-    "→saves→",
-    "→heredoc→",
-    "→process substitution→",
-    "→command substitution→",
-    "→executed by→",
-];
-
-fn nesting_sentence(k: OriginKind) -> &'static str {
-    match k {
-        OriginKind::CommandSubstitution => {
-            "it runs inside a command substitution $(..), whose output becomes part of another command"
-        }
-        OriginKind::ProcessSubstitution => {
-            "it runs inside a process substitution <(..)/>(..), which another command reads or writes like a file"
-        }
-        OriginKind::ShellString => "a string handed to a shell as code was parsed again as bash",
-        OriginKind::Eval => "text given to `eval` was parsed again as bash",
-        OriginKind::Source => "a sourced file was parsed as bash",
-        OriginKind::HeredocToShell => "a heredoc fed to a shell was parsed as bash",
-        OriginKind::StdinToShell => "text piped into a shell was parsed as bash",
-        OriginKind::DecodedPayload => "a decoded payload was parsed as bash",
-        OriginKind::Interpreter => "code for another interpreter was read for the commands it runs",
-        OriginKind::Xargs => "xargs builds and runs this command from its input",
-        OriginKind::FindExec => "find runs this command for each file it finds",
-        OriginKind::Function => "it runs inside a shell function",
-        OriginKind::WrittenScript => "a script written earlier in the command is executed",
-    }
 }
 
 /// Longest finding message shown; messages quote command text, which can be huge.
@@ -693,14 +557,16 @@ mod tests {
 
         #[test]
         fn explain_renders_any_command(cmd in "[a-z $'\"\\\\|&;(){}<>\n~*=/-]{0,40}") {
-            let a = shellgate::analyze(&cmd, &shellgate::Context::fixture());
-            let r = super::super::report::report(&a, Some("/home/user/project"));
+            use shellgate::policy::{self, LoadedConfig, NullStore, Request};
+            let req = Request::new(cmd, shellgate::Context::fixture());
+            let v = policy::evaluate(&req, &LoadedConfig::default(), &mut NullStore);
+            let r = super::super::report::report(&v, Some("/home/user/project"));
             let style = Style { color: true };
             let text = explain(&r, &style);
-            let head = style.decision(a.decision);
+            let head = style.decision(v.decision);
             proptest::prop_assert!(text.starts_with(&head), "{}", text);
-            proptest::prop_assert_eq!(r.findings.len(), a.findings.len());
-            let _ = a.script.to_string();
+            proptest::prop_assert_eq!(r.findings.len(), v.findings.len());
+            let _ = v.analysis.script.to_string();
         }
     }
 }

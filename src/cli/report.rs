@@ -4,39 +4,12 @@
 
 use serde::Serialize;
 
-use super::render;
+use super::evidence::{Evidence, evidence_sentence};
 
 use shellgate::model::{Command, OriginKind, Script, Word, WordNote};
+use shellgate::policy::Verdict;
 use shellgate::rules::Category;
 use shellgate::{Analysis, Decision, Finding, Severity};
-
-/// One step of the evidence chain behind a finding.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum Evidence {
-    /// What happened while decoding one word (`$'\x72\x6d'` → `rm`, `$X` → `/`).
-    Word { word: String, note: WordNote },
-    /// A wrapper program peeled off in front of the real program.
-    Wrapper { name: String, args: Vec<String> },
-    /// Nested code that was parsed again (`bash -c`, `eval`, a decoded payload, ...).
-    Nested { origin: OriginKind, detail: String },
-    /// The command runs in another directory than the one the script starts in (`cd`).
-    Cwd {
-        program: String,
-        cwd: String,
-        start: String,
-    },
-    /// An unquoted glob that bash expands against the directory the command runs in.
-    Glob { word: String, cwd: Option<String> },
-    /// Code a shell or interpreter reads on its stdin (from a pipe, heredoc, here-string).
-    Stdin { program: String, text: String },
-    /// A dataflow path through the graph into the command that runs the code.
-    Flow { path: String },
-    /// A line of evidence the rule attached (a graph path, a call chain, ...).
-    Rule { text: String },
-    /// A normalisation step applied before parsing.
-    Normalized { note: String },
-}
 
 /// One finding as `explain` reports it.
 #[derive(Debug, Serialize)]
@@ -284,19 +257,21 @@ fn evidence_for(
     unique
 }
 
-/// Build the report for an analysed command run from directory `start`.
-pub fn report(a: &Analysis, start: Option<&str>) -> Report {
-    let paths = if a.findings.iter().any(|f| f.cmd.is_some()) {
+/// Build the report of the policy's verdict on a command run from directory `start`: its
+/// decision and findings (after `[severity]` overrides), explained by its analysis.
+pub fn report(v: &Verdict, start: Option<&str>) -> Report {
+    let a = &v.analysis;
+    let paths = if v.findings.iter().any(|f| f.cmd.is_some()) {
         sink_paths(a)
     } else {
         Vec::new()
     };
-    let findings = a
+    let findings = v
         .findings
         .iter()
         .map(|f| {
             let evidence = evidence_for(a, &paths, f, start);
-            let why = evidence.iter().map(render::evidence_sentence).collect();
+            let why = evidence.iter().map(evidence_sentence).collect();
             FindingReport {
                 rule: f.rule,
                 name: f.name,
@@ -328,7 +303,7 @@ pub fn report(a: &Analysis, start: Option<&str>) -> Report {
     }
     Report {
         command: a.command.clone(),
-        decision: a.decision,
+        decision: v.decision,
         findings,
         summary: Summary {
             commands: a

@@ -37,7 +37,7 @@ pub fn protection(path: &str, scope: &WriteScope) -> Option<&'static str> {
     let hits = |list: &[String]| {
         list.iter()
             .filter_map(|g| absolute(g, scope.cwd.as_deref(), scope.home.as_deref()))
-            .any(|g| within(&p, &fold(&g)) || crate::policy::glob::matches(&g, &p))
+            .any(|g| within(&p, &fold(&g)) || crate::glob::matches_ignore_case(&g, &p))
     };
     if scope.own_binary.as_deref().map(fold).as_deref() == Some(p.as_str())
         || hits(&scope.guard_paths)

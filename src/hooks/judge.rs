@@ -8,32 +8,21 @@ use std::path::{Path, PathBuf};
 use super::files::{WriteScope, judge_writes};
 use super::{Action, Event, Harness, Verdict, clip};
 use crate::policy::{self, Answer, AnswerSource, LoadedConfig, LogQuery, Request};
-use crate::{Context, Decision};
+use crate::{Context, Decision, Environment};
 
 /// What the hook knows about the process it runs in (environment, config).
 #[derive(Debug, Clone, Default)]
 pub struct HookEnv {
-    pub home: Option<String>,
-    pub user: Option<String>,
-    pub hermes_home: Option<String>,
-    pub tmpdir: Option<String>,
-    /// The hook process's own working directory, used when the event names none.
-    pub process_cwd: Option<String>,
+    /// The hook process's environment; its `cwd` is used when the event names none.
+    pub process: Environment,
     pub own_binary: Option<String>,
 }
 
 impl HookEnv {
     /// The environment of the current process.
     pub fn from_process() -> HookEnv {
-        let var = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
         HookEnv {
-            home: var("HOME"),
-            user: var("USER").or_else(|| var("LOGNAME")),
-            hermes_home: var("HERMES_HOME"),
-            tmpdir: var("TMPDIR"),
-            process_cwd: std::env::current_dir()
-                .ok()
-                .map(|p| p.to_string_lossy().into_owned()),
+            process: Environment::from_process(),
             own_binary: std::env::current_exe()
                 .ok()
                 .map(|p| p.to_string_lossy().into_owned()),
@@ -44,29 +33,21 @@ impl HookEnv {
         ev.cwd
             .clone()
             .filter(|c| c.starts_with('/'))
-            .or_else(|| self.process_cwd.clone())
+            .or_else(|| self.process.cwd.clone())
     }
 
     /// The analysis context for a command from this event.
     pub fn context(&self, ev: &Event) -> Context {
-        let mut c = Context::new(self.cwd(ev), self.home.clone(), self.user.clone());
-        if let Some(h) = &self.hermes_home {
-            c.env.insert("HERMES_HOME".into(), h.clone());
+        Environment {
+            cwd: self.cwd(ev),
+            ..self.process.clone()
         }
-        if let Some(t) = &self.tmpdir {
-            c.env.insert("TMPDIR".into(), t.clone());
-        }
-        c
+        .context()
     }
 
     /// Where writes may go: the user's `write_roots` and `protected_paths`, and
     /// shellgate's own config and state files wherever the environment put them.
     pub fn write_scope(&self, ev: &Event, loaded: &LoadedConfig) -> WriteScope {
-        let hermes = self.hermes_home.clone().or_else(|| {
-            self.home
-                .as_ref()
-                .map(|h| format!("{}/.hermes", h.trim_end_matches('/')))
-        });
         let own = [
             loaded.paths.config.as_deref(),
             loaded.paths.state_db.as_deref().and_then(Path::parent),
@@ -79,8 +60,8 @@ impl HookEnv {
             .collect();
         WriteScope {
             cwd: self.cwd(ev),
-            home: self.home.clone(),
-            hermes_home: hermes,
+            home: self.process.home.clone(),
+            hermes_home: self.process.hermes_home(),
             write_roots: loaded.config.write_roots.clone(),
             own_binary: self.own_binary.clone(),
             protected: loaded.config.protected_paths.clone(),

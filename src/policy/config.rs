@@ -8,48 +8,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::Severity;
-
-/// How `approve` findings become decisions.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Mode {
-    /// Every approve finding asks a person (the default).
-    #[default]
-    Manual,
-    /// Findings shellgate rates low-risk are allowed; an optional assessor decides the rest.
-    Smart,
-    /// Approve findings are allowed; block findings and deny globs still deny.
-    Off,
-}
-
-impl Mode {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Mode::Manual => "manual",
-            Mode::Smart => "smart",
-            Mode::Off => "off",
-        }
-    }
-
-    /// Higher is stricter: off < smart < manual.
-    fn strictness(self) -> u8 {
-        match self {
-            Mode::Off => 0,
-            Mode::Smart => 1,
-            Mode::Manual => 2,
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Mode> {
-        match s {
-            "manual" => Some(Mode::Manual),
-            "smart" => Some(Mode::Smart),
-            "off" => Some(Mode::Off),
-            _ => None,
-        }
-    }
-}
+use crate::{Mode, Severity};
 
 /// What `ask` becomes when no person can answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]

@@ -5,8 +5,8 @@ use crate::model::{Command, Word};
 use crate::rules::{self, Category, Finding};
 use crate::{Analysis, Span};
 
-use super::glob;
 use super::store::FindingKey;
+use crate::glob;
 
 /// Collapse runs of whitespace to one space and trim.
 pub fn collapse(s: &str) -> String {
@@ -140,7 +140,7 @@ pub fn deny_match<'g>(globs: &'g [String], a: &Analysis) -> Option<(&'g str, Str
     let texts = deny_texts(a);
     for g in globs {
         for t in &texts {
-            if glob::matches(g, t) {
+            if glob::matches_ignore_case(g, t) {
                 return Some((g.as_str(), t.clone()));
             }
         }
@@ -195,8 +195,10 @@ impl AllowEntry {
                     || rules::find(f.rule)
                         .is_some_and(|r| r.meta().hermes.iter().any(|h| h.eq_ignore_ascii_case(k)))
             }
-            AllowEntry::RuleGlob(code, g) => f.rule == *code && glob::matches(g, &key.target),
-            AllowEntry::Glob(g) => glob::matches(g, &key.target),
+            AllowEntry::RuleGlob(code, g) => {
+                f.rule == *code && glob::matches_ignore_case(g, &key.target)
+            }
+            AllowEntry::Glob(g) => glob::matches_ignore_case(g, &key.target),
         }
     }
 }

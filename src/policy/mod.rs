@@ -1,5 +1,7 @@
-//! The policy layer: turns an analysis into what the user wants (config, modes, deny
-//! globs, approvals, unattended runs), and records every decision in a ledger.
+//! The policy layer: the one place findings become allow / ask / deny. It turns an analysis
+//! into what the user wants (config, modes, deny globs, approvals, unattended runs), and
+//! records every decision in a ledger. Without a config, [`decide_default`] applies the same
+//! decision order under the default config.
 //!
 //! # Entry points (what front ends call)
 //!
@@ -25,6 +27,10 @@
 //!   allowlist, unattended deny, no assessor, no sudo password.
 //! - [`evaluate`]`(&Request, &LoadedConfig, &mut dyn Store) -> Verdict`: analyses the
 //!   command, applies the decision order below and appends the decision to the ledger.
+//! - [`decide_default`]`(&Analysis) -> Decision`: the decision order under the default
+//!   config and no store, for an analysis from [`crate::analyze`] (the corpus, benches,
+//!   examples, library users without a config). It comes to: block → deny, any other
+//!   finding → ask, nothing found → allow.
 //! - [`record_answer`]`(&Request, Answer, AnswerSource, &LoadedConfig, &mut dyn Store) ->
 //!   Recorded`: a person's answer to an `ask` (once / session / always / deny / timeout),
 //!   or a harness reporting that a command it asked about ran (`AnswerSource::HarnessRan`,
@@ -33,9 +39,11 @@
 //!   transactions; safe for many processes), [`MemoryStore`] for tests, [`NullStore`] for
 //!   `--no-config`.
 //! - [`Config::write_roots`] and [`Config::protected_paths`] are for the hooks' file-write
-//!   guard; [`glob::matches`] is the fnmatch used everywhere here.
+//!   guard; [`crate::glob::matches_ignore_case`] is the fnmatch used everywhere here.
 //!
 //! # Decision order
+//!
+//! One function per step (`ladder.rs`); the first step that decides, decides.
 //!
 //! 1. Unconditional (block) findings → deny (also rules raised to block by `[severity]`).
 //! 2. User deny globs → deny: fnmatch, case-insensitive, against the command as written,
@@ -53,9 +61,10 @@
 //! A store that cannot be opened, read or written is reported in `Verdict::warnings` and
 //! treated as holding no approvals: its failure never turns a decision into allow.
 
+mod answer;
 pub mod config;
-pub mod glob;
 pub mod hermes_import;
+mod ladder;
 pub mod matching;
 pub mod smart;
 pub mod sqlite;
@@ -63,15 +72,16 @@ pub mod store;
 pub mod suggest;
 
 use std::borrow::Cow;
-use std::time::Duration;
 
 use serde::Serialize;
 
-use crate::rules::{Category, Finding};
+use crate::rules::Finding;
 use crate::{Analysis, Context, Decision, Severity, analyze};
 
+pub use crate::Mode;
+pub use answer::{AnswerSource, Recorded, record_answer};
 pub use config::{
-    Config, ConfigError, DEFAULT_TIMEOUT, LoadedConfig, Mode, Paths, SmartConfig, Unattended,
+    Config, ConfigError, DEFAULT_TIMEOUT, LoadedConfig, Paths, SmartConfig, Unattended,
     add_allow_entries,
 };
 pub use matching::{AllowEntry, finding_key};
@@ -239,23 +249,19 @@ pub struct Verdict {
     pub ledger_id: Option<i64>,
 }
 
-/// The analysis context a request runs under (the policy, not the analyser, applies the
-/// mode and unattended behaviour).
+/// The analysis context a request runs under: the request's, with what the config adds
+/// (a configured sudo password, protected paths, harness process names).
 fn analysis_context<'a>(req: &'a Request, cfg: &Config) -> Cow<'a, Context> {
     let c = &req.context;
     // Most requests already have what the analysis needs (a batch asks this per line):
     // borrowed then, not copied.
-    if c.mode == crate::Mode::Manual
-        && !c.unattended
-        && c.sudo_password_configured == cfg.sudo_password_configured
+    if c.sudo_password_configured == cfg.sudo_password_configured
         && cfg.protected_paths.is_empty()
         && cfg.harness_processes.is_empty()
     {
         return Cow::Borrowed(c);
     }
     let mut ctx = req.context.clone();
-    ctx.mode = crate::Mode::Manual;
-    ctx.unattended = false;
     ctx.sudo_password_configured = cfg.sudo_password_configured;
     ctx.protected_paths
         .extend(cfg.protected_paths.iter().cloned());
@@ -264,10 +270,19 @@ fn analysis_context<'a>(req: &'a Request, cfg: &Config) -> Cow<'a, Context> {
     Cow::Owned(ctx)
 }
 
+/// A request's analysis, its findings after `[severity]` overrides and their approval keys.
+struct Analysed<'a> {
+    ctx: Cow<'a, Context>,
+    analysis: Analysis,
+    findings: Vec<Finding>,
+    keys: Vec<FindingKey>,
+}
+
 /// Analyse the request's command and apply `[severity]` overrides.
-fn analyse(req: &Request, cfg: &Config) -> (Analysis, Vec<Finding>, Vec<FindingKey>) {
-    let a = analyze(&req.command, &analysis_context(req, cfg));
-    let findings: Vec<Finding> = a
+fn analyse<'a>(req: &'a Request, cfg: &Config) -> Analysed<'a> {
+    let ctx = analysis_context(req, cfg);
+    let analysis = analyze(&req.command, &ctx);
+    let findings: Vec<Finding> = analysis
         .findings
         .iter()
         .cloned()
@@ -283,17 +298,17 @@ fn analyse(req: &Request, cfg: &Config) -> (Analysis, Vec<Finding>, Vec<FindingK
             }
         })
         .collect();
-    let keys = findings.iter().map(|f| finding_key(&a, f)).collect();
-    (a, findings, keys)
+    let keys = finding_keys(&analysis, &findings);
+    Analysed {
+        ctx,
+        analysis,
+        findings,
+        keys,
+    }
 }
 
-fn messages(findings: &[&Finding]) -> String {
-    let mut m: Vec<String> = findings
-        .iter()
-        .map(|f| format!("{} ({} {})", f.message, f.rule, f.name))
-        .collect();
-    m.dedup();
-    m.join("; ")
+fn finding_keys(a: &Analysis, findings: &[Finding]) -> Vec<FindingKey> {
+    findings.iter().map(|f| finding_key(a, f)).collect()
 }
 
 /// Decide a request: the decision order in the module docs. Appends the decision to the
@@ -310,17 +325,22 @@ pub fn evaluate(req: &Request, loaded: &LoadedConfig, store: &mut dyn Store) -> 
         }
         None => cfg.mode,
     };
-    let (analysis, findings, keys) = analyse(req, cfg);
-    let (decision, decided_by, reason) = decide(
+    let Analysed {
+        ctx,
+        analysis,
+        findings,
+        keys,
+    } = analyse(req, cfg);
+    let ladder = ladder::Ladder {
         req,
-        loaded,
+        cfg,
         mode,
-        &analysis,
-        &findings,
-        &keys,
-        store,
-        &mut warnings,
-    );
+        ctx: &ctx,
+        analysis: &analysis,
+        findings: &findings,
+        keys: &keys,
+    };
+    let (decision, decided_by, reason) = ladder.decide(store, &mut warnings);
     let mut v = Verdict {
         decision,
         reason,
@@ -335,6 +355,27 @@ pub fn evaluate(req: &Request, loaded: &LoadedConfig, store: &mut dyn Store) -> 
     let entry = ledger_entry(req, &v, None, None);
     v.ledger_id = append(store, &entry, "decision", &mut v.warnings);
     v
+}
+
+/// The decision on an analysis without a config: the same decision order as [`evaluate`]
+/// under the default config (manual mode, no deny globs, no allowlist, no approvals, a
+/// person can answer), which comes to: a block finding → deny, any other finding → ask,
+/// nothing found → allow. What the corpus, benches, examples and library users without a
+/// config call; nothing is recorded.
+pub fn decide_default(a: &Analysis) -> Decision {
+    let cfg = Config::default();
+    let req = Request::new(a.command.as_str(), Context::default());
+    let keys = finding_keys(a, &a.findings);
+    let ladder = ladder::Ladder {
+        req: &req,
+        cfg: &cfg,
+        mode: cfg.mode,
+        ctx: &req.context,
+        analysis: a,
+        findings: &a.findings,
+        keys: &keys,
+    };
+    ladder.decide(&mut NullStore, &mut Vec::new()).0
 }
 
 /// Append a ledger entry; a failure becomes a warning (never a different decision).
@@ -352,207 +393,6 @@ fn append(
             None
         }
     }
-}
-
-#[allow(clippy::too_many_arguments)]
-fn decide(
-    req: &Request,
-    loaded: &LoadedConfig,
-    mode: Mode,
-    a: &Analysis,
-    findings: &[Finding],
-    keys: &[FindingKey],
-    store: &mut dyn Store,
-    warnings: &mut Vec<String>,
-) -> (Decision, DecidedBy, String) {
-    let cfg = &loaded.config;
-    // 1. Unconditional findings.
-    let blocks: Vec<&Finding> = findings
-        .iter()
-        .filter(|f| f.severity == Severity::Block)
-        .collect();
-    if let Some(first) = blocks.first() {
-        return (
-            Decision::Deny,
-            DecidedBy::Rule {
-                rule: first.rule.to_string(),
-            },
-            format!(
-                "shellgate blocked this command: {}. This is never allowed, in any mode; do not retry it or rewrite it to get around the check.",
-                messages(&blocks)
-            ),
-        );
-    }
-    // 2. User deny globs.
-    if let Some((g, matched)) = matching::deny_match(&cfg.deny, a) {
-        return (
-            Decision::Deny,
-            DecidedBy::DenyGlob {
-                glob: g.to_string(),
-                matched: matched.clone(),
-            },
-            format!(
-                "denied by the user's deny rule `{g}` (it matched `{matched}`). Do not retry it or rewrite it to get around the rule."
-            ),
-        );
-    }
-    // 3. Nothing found; mode off.
-    if findings.is_empty() {
-        return (
-            Decision::Allow,
-            DecidedBy::NoFindings,
-            "no risk found".into(),
-        );
-    }
-    let unanalysed = findings.iter().any(|f| f.category == Category::Analysis);
-    if mode == Mode::Off && !unanalysed {
-        return (
-            Decision::Allow,
-            DecidedBy::ModeOff,
-            format!(
-                "allowed because approvals are off (mode = \"off\"): {}",
-                messages(&findings.iter().collect::<Vec<_>>())
-            ),
-        );
-    }
-    // 4. Approvals.
-    let now = req.now();
-    let approvals = match store.approvals(req.session.as_deref(), now) {
-        Ok(v) => v,
-        Err(e) => {
-            warnings.push(format!(
-                "approvals could not be read, so none were applied: {e}"
-            ));
-            Vec::new()
-        }
-    };
-    let entries: Vec<(String, AllowEntry)> = cfg
-        .allow
-        .iter()
-        .map(|e| (e.clone(), AllowEntry::parse(e)))
-        .collect();
-    let mut by_allow = Vec::new();
-    let mut by_session = Vec::new();
-    let mut uncovered: Vec<usize> = Vec::new();
-    for (i, (f, k)) in findings.iter().zip(keys).enumerate() {
-        if let Some((text, _)) = entries.iter().find(|(_, e)| e.covers(f, k)) {
-            if !by_allow.contains(text) {
-                by_allow.push(text.clone());
-            }
-            continue;
-        }
-        if let Some(ap) = approvals
-            .iter()
-            .find(|ap| ap.scope == Scope::Session && ap.keys.iter().any(|x| x == k))
-        {
-            if !by_session.contains(&ap.id) {
-                by_session.push(ap.id);
-            }
-            continue;
-        }
-        uncovered.push(i);
-    }
-    if uncovered.is_empty() {
-        let d = DecidedBy::Approvals {
-            allowlist: by_allow,
-            session: by_session,
-            once: None,
-        };
-        let why = d.detail().unwrap_or_default();
-        return (Decision::Allow, d, format!("allowed by {why}"));
-    }
-    // A once approval covers exactly this command, run in this directory.
-    for ap in approvals.iter().filter(|ap| {
-        ap.scope == Scope::Once && ap.command == req.command && ap.cwd.as_deref() == req.cwd()
-    }) {
-        match store.take_approval(ap.id) {
-            Ok(true) => {
-                let d = DecidedBy::Approvals {
-                    allowlist: Vec::new(),
-                    session: Vec::new(),
-                    once: Some(ap.id),
-                };
-                return (
-                    Decision::Allow,
-                    d,
-                    format!("allowed once by approval #{}", ap.id),
-                );
-            }
-            Ok(false) => {}
-            Err(e) => warnings.push(format!("a once approval could not be used: {e}")),
-        }
-    }
-    let rest: Vec<&Finding> = uncovered.iter().map(|i| &findings[*i]).collect();
-    // 5. Smart mode.
-    if mode == Mode::Smart && !unanalysed {
-        let ctx = analysis_context(req, cfg);
-        let low: Vec<Option<String>> = rest.iter().map(|f| smart::low_risk(a, f, &ctx)).collect();
-        if low.iter().all(Option::is_some) {
-            let why: Vec<String> = low.into_iter().flatten().collect();
-            return (
-                Decision::Allow,
-                DecidedBy::Smart { why: why.clone() },
-                format!("allowed by smart mode as low-risk: {}", why.join("; ")),
-            );
-        }
-        if let Some(cmd) = &cfg.smart.assessor {
-            let pending: Vec<(Finding, FindingKey)> = uncovered
-                .iter()
-                .map(|i| (findings[*i].clone(), keys[*i].clone()))
-                .collect();
-            let input = smart::assessor_input(
-                a,
-                req.cwd(),
-                req.session.as_deref(),
-                req.harness.as_deref(),
-                &pending,
-            );
-            let (verdict, reason) =
-                smart::assess(cmd, Duration::from_secs(cfg.smart.assessor_timeout), &input);
-            let by = DecidedBy::Assessor {
-                verdict: format!("{verdict:?}").to_lowercase(),
-                reason: reason.clone(),
-            };
-            match verdict {
-                smart::AssessorVerdict::Allow => {
-                    return (
-                        Decision::Allow,
-                        by,
-                        format!("allowed by the smart-mode assessor: {reason}"),
-                    );
-                }
-                smart::AssessorVerdict::Deny => {
-                    return (
-                        Decision::Deny,
-                        by,
-                        format!(
-                            "denied by the smart-mode assessor: {reason}. Findings: {}",
-                            messages(&rest)
-                        ),
-                    );
-                }
-                smart::AssessorVerdict::Ask => {
-                    warnings.push(format!("assessor: {reason}"));
-                }
-            }
-        }
-    }
-    // 6. Ask, or deny when nobody can answer.
-    if req.unattended && cfg.unattended == Unattended::Deny {
-        return (
-            Decision::Deny,
-            DecidedBy::Unattended,
-            format!(
-                "denied: this command needs a person's approval and none can answer (unattended run): {}",
-                messages(&rest)
-            ),
-        );
-    }
-    (
-        Decision::Ask,
-        DecidedBy::Ask,
-        format!("needs a person's approval: {}", messages(&rest)),
-    )
 }
 
 fn ledger_findings(v: &[Finding], keys: &[FindingKey]) -> Vec<LedgerFinding> {
@@ -591,173 +431,6 @@ fn ledger_entry(
         answer,
         reason: v.reason.clone(),
     }
-}
-
-/// Where an answer came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum AnswerSource {
-    /// shellgate's own prompt (`shellgate exec`); the command runs right after an allow.
-    Prompt,
-    /// The harness's own prompt approved it and the command ran (e.g. Claude Code's
-    /// PostToolUse after an `ask`). Recorded with `decided_by = "harness"`.
-    HarnessRan,
-    /// A person approved it out of band and the harness will submit it again: a `once`
-    /// answer then stores a once approval that the next identical request uses up.
-    Deferred,
-}
-
-/// What [`record_answer`] stored.
-#[derive(Debug, Clone, Default)]
-pub struct Recorded {
-    pub ledger_id: Option<i64>,
-    /// Approvals stored (session approvals, or the deferred once approval).
-    pub approvals: Vec<i64>,
-    /// Entries added to the config's `allow` list by an `always` answer.
-    pub allow_entries: Vec<String>,
-    /// What could not be stored.
-    pub warnings: Vec<String>,
-}
-
-/// Record a person's answer to an `ask` for `req`:
-/// - `Once`: allowed this time (a deferred answer stores a once approval);
-/// - `Session`: a session approval for each finding (rule + target + detail), expiring
-///   after `session_ttl`; needs `req.session`;
-/// - `Always`: `RULE: TARGET` entries appended to the user config's `allow` list, where
-///   they are visible and editable;
-/// - `Deny`, `Timeout`: denied.
-///
-/// Every answer is appended to the ledger with `decided_by = "person"` (or `"harness"`).
-pub fn record_answer(
-    req: &Request,
-    answer: Answer,
-    source: AnswerSource,
-    loaded: &LoadedConfig,
-    store: &mut dyn Store,
-) -> Recorded {
-    let cfg = &loaded.config;
-    let (analysis, findings, keys) = analyse(req, cfg);
-    let mut rec = Recorded::default();
-    let now = req.now();
-    // A block finding or deny glob is never approved, whatever the answer says.
-    let blocked = findings.iter().any(|f| f.severity == Severity::Block)
-        || matching::deny_match(&cfg.deny, &analysis).is_some();
-    let answer = if blocked && answer.decision() == Decision::Allow {
-        rec.warnings.push(
-            "the command is blocked (block rule or deny glob); the answer was recorded as deny"
-                .into(),
-        );
-        Answer::Deny
-    } else {
-        answer
-    };
-    let approvable: Vec<FindingKey> = findings.iter().zip(&keys).map(|(_, k)| k.clone()).collect();
-    match answer {
-        Answer::Once if source == AnswerSource::Deferred => {
-            let a = NewApproval {
-                scope: Scope::Once,
-                session: req.session.clone(),
-                keys: approvable.clone(),
-                command: req.command.clone(),
-                cwd: req.context.cwd.clone(),
-                harness: req.harness.clone(),
-                created: now,
-                expires: Some(later(now, cfg.timeout.max(1))),
-            };
-            match store.add_approval(&a) {
-                Ok(id) => rec.approvals.push(id),
-                Err(e) => rec
-                    .warnings
-                    .push(format!("the once approval was not stored: {e}")),
-            }
-        }
-        Answer::Session => match &req.session {
-            Some(s) => {
-                for k in &approvable {
-                    let a = NewApproval {
-                        scope: Scope::Session,
-                        session: Some(s.clone()),
-                        keys: vec![k.clone()],
-                        command: req.command.clone(),
-                        cwd: req.context.cwd.clone(),
-                        harness: req.harness.clone(),
-                        created: now,
-                        expires: Some(later(now, cfg.session_ttl)),
-                    };
-                    match store.add_approval(&a) {
-                        Ok(id) => rec.approvals.push(id),
-                        Err(e) => rec
-                            .warnings
-                            .push(format!("the session approval was not stored: {e}")),
-                    }
-                }
-            }
-            None => rec
-                .warnings
-                .push("no session id, so the approval applies to this run only".into()),
-        },
-        Answer::Always => {
-            let entries: Vec<String> = findings
-                .iter()
-                .zip(&keys)
-                .filter(|(f, _)| f.category != Category::Analysis)
-                .map(|(_, k)| matching::always_entry(k))
-                .collect();
-            if findings.iter().any(|f| f.category == Category::Analysis) {
-                rec.warnings.push(
-                    "what shellgate could not analyse is never added to the allowlist; it was approved this time only".into(),
-                );
-            }
-            match (&loaded.paths.config, loaded.is_strict_fallback()) {
-                (_, true) => rec.warnings.push(
-                    "the config could not be loaded, so nothing was added to its allow list; this run only".into(),
-                ),
-                (None, _) => rec
-                    .warnings
-                    .push("no config file path is known (HOME unset?); this run only".into()),
-                (Some(p), false) => match add_allow_entries(p, &entries) {
-                    Ok(added) => rec.allow_entries = added,
-                    Err(e) => rec
-                        .warnings
-                        .push(format!("the allow list was not updated: {e}")),
-                },
-            }
-        }
-        _ => {}
-    }
-    let reason = match answer {
-        Answer::Once => "approved once by a person".to_string(),
-        Answer::Session => "approved for the session by a person".to_string(),
-        Answer::Always => format!(
-            "approved always by a person{}",
-            if rec.allow_entries.is_empty() {
-                String::new()
-            } else {
-                format!(" (allow {})", rec.allow_entries.join(", "))
-            }
-        ),
-        Answer::Deny => "denied by a person".to_string(),
-        Answer::Timeout => "denied: nobody answered the prompt in time".to_string(),
-    };
-    let by = match source {
-        AnswerSource::HarnessRan => "harness",
-        _ => "person",
-    };
-    let entry = LedgerEntry {
-        id: 0,
-        time: now,
-        harness: req.harness.clone(),
-        session: req.session.clone(),
-        cwd: req.context.cwd.clone(),
-        command: req.command.clone(),
-        decision: answer.decision(),
-        findings: ledger_findings(&findings, &keys),
-        decided_by: by.to_string(),
-        detail: (!rec.allow_entries.is_empty()).then(|| rec.allow_entries.join(", ")),
-        answer: Some(answer),
-        reason,
-    };
-    rec.ledger_id = append(store, &entry, "answer", &mut rec.warnings);
-    rec
 }
 
 /// The SQLite store at the configured state path (`$XDG_STATE_HOME/shellgate/state.db`),

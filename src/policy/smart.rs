@@ -163,7 +163,7 @@ fn protects_below(dir: &str) -> bool {
             && e.pattern
                 .split('/')
                 .next()
-                .is_some_and(|first| super::glob::matches(first, base))
+                .is_some_and(|first| crate::glob::matches_ignore_case(first, base))
     })
 }
 

@@ -1,5 +1,5 @@
 //! The approvals store and decision ledger interface, and an in-memory implementation
-//! for tests. The SQLite implementation is in [`super::sqlite`].
+//! for tests. The SQLite implementation is `SqliteStore` (`sqlite.rs`).
 
 use serde::{Deserialize, Serialize};
 

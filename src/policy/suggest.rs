@@ -11,9 +11,9 @@ use crate::Span;
 use crate::model::{Word, opts};
 use crate::rules::{self, Category};
 
-use super::glob;
 use super::matching::AllowEntry;
 use super::store::{LedgerEntry, LedgerFinding};
+use crate::glob;
 
 /// Categories never proposed: recursive and other deletes, disk and device writes,
 /// credential and system writes, code shellgate cannot see (pipe-to-shell, decoded
@@ -132,8 +132,10 @@ fn one(f: &LedgerFinding, existing: &[AllowEntry]) -> Option<String> {
     let entry = format!("{}: {p}", f.rule);
     let already = existing.iter().any(|x| match x {
         AllowEntry::Rule(code) => *code == f.rule,
-        AllowEntry::RuleGlob(code, g) => *code == f.rule && (g == &p || glob::matches(g, &p)),
-        AllowEntry::Glob(g) => g == &p || glob::matches(g, &p),
+        AllowEntry::RuleGlob(code, g) => {
+            *code == f.rule && (g == &p || glob::matches_ignore_case(g, &p))
+        }
+        AllowEntry::Glob(g) => g == &p || glob::matches_ignore_case(g, &p),
         AllowEntry::Hermes(k) => rules::find(&f.rule)
             .is_some_and(|r| r.meta().hermes.iter().any(|h| h.eq_ignore_ascii_case(k))),
     });

@@ -37,7 +37,7 @@ pub fn configured_protected(ctx: &crate::Context, path: &str) -> bool {
     ctx.protected_paths.iter().any(|g| {
         let g = paths::expand_tilde(g, ctx.home.as_deref());
         (g.starts_with('/') && paths::within(&p, &paths::fold(&g)))
-            || crate::policy::glob::matches(&g, &p)
+            || crate::glob::matches_ignore_case(&g, &p)
     })
 }
 

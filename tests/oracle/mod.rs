@@ -7,12 +7,13 @@ pub mod inputs;
 pub mod run;
 pub mod sandbox;
 
+use shellgate::policy::decide_default;
 use shellgate::{Context, Decision, analyze};
 
 /// The seed already has its labelled decision (seeds that do not are the corpus test's
 /// failures, not a respelling's).
 pub fn support_passing(cmd: &str, expect: &str) -> bool {
-    let d = analyze(cmd, &Context::fixture()).decision;
+    let d = decide_default(&analyze(cmd, &Context::fixture()));
     match expect {
         "deny" => d == Decision::Deny,
         "ask" => d != Decision::Allow,

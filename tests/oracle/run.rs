@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
+use shellgate::policy::decide_default;
 use shellgate::{Context, Decision, analyze};
 
 use super::compare::{self, Found};
@@ -144,15 +145,16 @@ fn judge(case: Case, run: Run, ctx: &Context) -> Outcome {
     } else {
         Vec::new()
     };
+    let decision = decide_default(&a);
     let decision_lost = match case.keep.as_deref() {
-        Some("deny") => a.decision != Decision::Deny,
-        Some("ask") => a.decision == Decision::Allow,
+        Some("deny") => decision != Decision::Deny,
+        Some("ask") => decision == Decision::Allow,
         _ => false,
     };
     Outcome {
         case,
         run,
-        decision: a.decision,
+        decision,
         missing,
         extra,
         decision_lost,
@@ -301,7 +303,7 @@ pub fn classify(cmd: &str, argv: &[String], run: &Run, a: &shellgate::Analysis) 
         return "log-corrupt";
     }
     // shellgate said it could not follow this far (nesting, size, command limits): never allow.
-    if a.decision != Decision::Allow
+    if decide_default(a) != Decision::Allow
         && a.script.issues.iter().any(|i| {
             matches!(
                 i.kind,
@@ -312,7 +314,7 @@ pub fn classify(cmd: &str, argv: &[String], run: &Run, a: &shellgate::Analysis) 
         return "analysis-limit-reported";
     }
     // shellgate said the text did not parse: never allow, the fallback catalog scans it.
-    if a.decision != Decision::Allow
+    if decide_default(a) != Decision::Allow
         && a.script
             .issues
             .iter()

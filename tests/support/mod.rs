@@ -65,7 +65,7 @@ pub fn config(cases: u32) -> Config {
 }
 
 pub fn decide(cmd: &str) -> Decision {
-    shellgate::analyze(cmd, &Context::fixture()).decision
+    shellgate::policy::decide_default(&shellgate::analyze(cmd, &Context::fixture()))
 }
 
 /// Path of the built `shellgate` binary.
