@@ -203,7 +203,7 @@ pub fn sink_inputs(cmd: &Command) -> Option<SinkInputs> {
 
 /// Arguments naming files a command writes (`tee f`, `curl -o f`, `wget -O f`), read with
 /// each program's grammar.
-fn written_args(cmd: &Command) -> Vec<String> {
+pub(crate) fn written_args(cmd: &Command) -> Vec<String> {
     let Some(n) = cmd.name.as_deref() else {
         return Vec::new();
     };

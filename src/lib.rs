@@ -20,9 +20,13 @@
 //! Context}` is the public face and rules name them as `crate::Span` and so on.
 
 pub mod analysis;
+pub mod api;
+pub mod audit;
 pub mod boundary;
+pub mod checkpoint;
 pub mod context;
 pub mod corpus;
+pub mod evidence;
 pub mod fallback;
 pub mod glob;
 pub mod graph;
@@ -30,6 +34,8 @@ pub mod hooks;
 pub mod model;
 pub mod normalize;
 pub mod policy;
+pub mod render;
+pub mod report;
 pub mod rules;
 pub mod scan;
 pub mod span;

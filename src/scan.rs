@@ -1,8 +1,10 @@
-//! A small lexer for bash text that does not use tree-sitter: it knows quotes, comments,
-//! substitutions and heredoc bodies, and finds where bash starts a new command and where a
-//! `\`+newline continuation joins two lines. The normaliser uses the continuations (bash
-//! removes them before it splits words); the run-time boundary check compares the separators
-//! with the parse tree, which is not trusted to have seen them all.
+//! The one text lexer for bash outside tree-sitter: it knows quotes, comments, substitutions,
+//! arithmetic and heredoc bodies, and finds where bash starts a new command, where a
+//! `\`+newline continuation joins two lines, and how many stages the longest pipeline has.
+//! The normaliser uses the continuations and heredoc bodies (bash removes the first before
+//! it splits words, and ends an unterminated body at the end of input); the run-time boundary
+//! check compares the separators with the parse tree, which is not trusted to have seen them
+//! all; `syntax::stages` keeps a pipeline that would make tree-sitter quadratic away from it.
 
 /// A command separator outside quotes, substitutions and heredoc bodies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -28,10 +30,15 @@ pub enum SepKind {
 pub struct Scan {
     /// Offsets of the `\` of every line continuation bash removes.
     pub continuations: Vec<usize>,
-    /// Command separators, in order.
+    /// Command separators at the top level (not inside substitutions), in order.
     pub separators: Vec<Separator>,
     /// Heredoc bodies, in order.
     pub heredocs: Vec<HeredocBody>,
+    /// The number of stages of the longest pipeline, over-approximated: pipes at any
+    /// nesting (`$(..)`, backticks, groups, subshells) count, a line ending in `|`, `&&` or
+    /// `||` continues the pipeline, and only `;`, `&` or a newline outside a group or
+    /// subshell ends it (`&&`/`||` do not).
+    pub longest_pipeline: usize,
 }
 
 /// One heredoc body: `start..end` covers its lines and the delimiter line; an unterminated
@@ -50,13 +57,38 @@ pub struct HeredocBody {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Ctx {
-    /// Plain shell code; `close` is the byte that ends it (`)` of `$(`, `` ` ``, `}` of `${`),
-    /// `depth` counts nested openers of the same kind.
+    /// Shell code; `close` is the byte that ends it (`)` of `$(`, `` ` ``, `}` of `${`, 0 at
+    /// the top), `depth` counts nested openers of the same kind, `groups` the subshells and
+    /// `{ ..; }` groups open in it (a `;` inside one does not end a pipeline around it), and
+    /// `arith` marks `$((..))`/`((..))`, where `<<` is a shift, not a heredoc.
     Code {
         close: u8,
         depth: u32,
+        groups: u32,
+        arith: bool,
     },
     Double,
+}
+
+impl Ctx {
+    const TOP: Ctx = Ctx::code(0);
+
+    const fn code(close: u8) -> Ctx {
+        Ctx::Code {
+            close,
+            depth: 0,
+            groups: 0,
+            arith: false,
+        }
+    }
+
+    /// `$((..))` or `((..))`, ended by its second `)`.
+    const ARITH: Ctx = Ctx::Code {
+        close: b')',
+        depth: 0,
+        groups: 0,
+        arith: true,
+    };
 }
 
 struct Pending {
@@ -67,225 +99,307 @@ struct Pending {
 
 /// Scan `text`. Linear time; never panics.
 pub fn scan(text: &str) -> Scan {
-    let b = text.as_bytes();
-    let mut out = Scan::default();
-    let mut stack: Vec<Ctx> = vec![Ctx::Code { close: 0, depth: 0 }];
-    let mut pending: Vec<Pending> = Vec::new();
-    let mut i = 0;
-    // Whether the previous byte ends a word (so `#` starts a comment).
-    let mut word_start = true;
-    while i < b.len() {
-        let c = b[i];
-        let top = stack
-            .last()
-            .copied()
-            .unwrap_or(Ctx::Code { close: 0, depth: 0 });
-        let top_level = stack.len() == 1;
-        match top {
-            Ctx::Double => {
-                match c {
-                    b'\\' if b.get(i + 1) == Some(&b'\n') => {
-                        out.continuations.push(i);
-                        i += 2;
-                    }
-                    b'\\' => i += 2,
-                    b'"' => {
-                        stack.pop();
-                        i += 1;
-                    }
-                    b'$' if b.get(i + 1) == Some(&b'(') => {
-                        stack.push(Ctx::Code {
-                            close: b')',
-                            depth: 0,
-                        });
-                        i += 2;
-                    }
-                    b'$' if b.get(i + 1) == Some(&b'{') => {
-                        stack.push(Ctx::Code {
-                            close: b'}',
-                            depth: 0,
-                        });
-                        i += 2;
-                    }
-                    b'`' => {
-                        stack.push(Ctx::Code {
-                            close: b'`',
-                            depth: 0,
-                        });
-                        i += 1;
-                    }
-                    _ => i += 1,
-                }
-                continue;
-            }
-            Ctx::Code { close, depth } => {
-                if c == close && close != 0 {
-                    if depth == 0 || close == b'`' {
-                        stack.pop();
-                    } else if let Some(Ctx::Code { depth: d, .. }) = stack.last_mut() {
-                        *d -= 1;
-                    }
-                    i += 1;
-                    word_start = false;
-                    continue;
-                }
-                match c {
-                    b'\\' => {
-                        if b.get(i + 1) == Some(&b'\n') {
-                            out.continuations.push(i);
-                        }
-                        i += 2;
-                        word_start = false;
-                    }
-                    b'\'' => {
-                        let end = find(b, i + 1, b'\'').unwrap_or(b.len());
-                        i = end + 1;
-                        word_start = false;
-                    }
-                    b'"' => {
-                        stack.push(Ctx::Double);
-                        i += 1;
-                        word_start = false;
-                    }
-                    b'$' if b.get(i + 1) == Some(&b'\'') => {
-                        i = ansi_c_end(b, i + 2);
-                        word_start = false;
-                    }
-                    b'$' if b.get(i + 1) == Some(&b'(') => {
-                        stack.push(Ctx::Code {
-                            close: b')',
-                            depth: 0,
-                        });
-                        i += 2;
-                        word_start = true;
-                    }
-                    b'$' if b.get(i + 1) == Some(&b'{') => {
-                        stack.push(Ctx::Code {
-                            close: b'}',
-                            depth: 0,
-                        });
-                        i += 2;
-                        word_start = false;
-                    }
-                    b'`' => {
-                        stack.push(Ctx::Code {
-                            close: b'`',
-                            depth: 0,
-                        });
-                        i += 1;
-                        word_start = true;
-                    }
-                    b'<' | b'>' if b.get(i + 1) == Some(&b'(') => {
-                        stack.push(Ctx::Code {
-                            close: b')',
-                            depth: 0,
-                        });
-                        i += 2;
-                        word_start = true;
-                    }
-                    b'(' if close == b')' => {
-                        if let Some(Ctx::Code { depth: d, .. }) = stack.last_mut() {
-                            *d += 1;
-                        }
-                        i += 1;
-                        word_start = true;
-                    }
-                    b'{' if close == b'}' => {
-                        if let Some(Ctx::Code { depth: d, .. }) = stack.last_mut() {
-                            *d += 1;
-                        }
-                        i += 1;
-                        word_start = false;
-                    }
-                    b'#' if word_start => {
-                        while i < b.len() && b[i] != b'\n' {
-                            i += 1;
-                        }
-                    }
-                    // `<<<` is a here-string, not a heredoc.
-                    b'<' if b.get(i + 1) == Some(&b'<') && b.get(i + 2) == Some(&b'<') => {
-                        i += 3;
-                        word_start = true;
-                    }
-                    b'<' if b.get(i + 1) == Some(&b'<') => {
-                        let strip_tabs = b.get(i + 2) == Some(&b'-');
-                        let mut j = i + 2 + usize::from(strip_tabs);
-                        while j < b.len() && (b[j] == b' ' || b[j] == b'\t') {
-                            j += 1;
-                        }
-                        let (delim, quoted, end) = heredoc_word(b, j);
-                        if !delim.is_empty() {
-                            pending.push(Pending {
-                                delim,
-                                quoted,
-                                strip_tabs,
-                            });
-                        }
-                        i = end.max(i + 2);
-                        word_start = false;
-                    }
-                    b'\n' => {
-                        if top_level {
-                            out.separators.push(Separator {
-                                at: i,
-                                len: 1,
-                                kind: SepKind::Newline,
-                            });
-                        }
-                        i += 1;
-                        if !pending.is_empty() {
-                            i = read_bodies(b, i, &mut pending, &mut out);
-                        }
-                        word_start = true;
-                    }
-                    b';' | b'&' | b'|' => {
-                        let two = b.get(i + 1).copied();
-                        let (len, kind) = match (c, two) {
-                            (b'&', Some(b'&')) => (2, Some(SepKind::And)),
-                            (b'|', Some(b'|')) => (2, Some(SepKind::Or)),
-                            (b'|', Some(b'&')) => (2, Some(SepKind::Pipe)),
-                            (b';', Some(b';')) => (2, None),
-                            (b'&', Some(b'>')) => (1, None),
-                            (b'|', _) => (1, Some(SepKind::Pipe)),
-                            (b';', _) => (1, Some(SepKind::Semicolon)),
-                            _ => (1, Some(SepKind::Background)),
-                        };
-                        // `>&`, `<&`, `&>`: redirect operators, not separators.
-                        let redirect = c == b'&'
-                            && (i > 0 && matches!(b[i - 1], b'>' | b'<') || two == Some(b'>'));
-                        if let Some(kind) = kind
-                            && top_level
-                            && !redirect
-                        {
-                            out.separators.push(Separator { at: i, len, kind });
-                        }
-                        i += len;
-                        word_start = true;
-                    }
-                    b' ' | b'\t' | b'(' | b')' | b'<' | b'>' => {
-                        i += 1;
-                        word_start = true;
-                    }
-                    _ => {
-                        i += 1;
-                        word_start = false;
-                    }
-                }
-            }
+    let mut s = Scanner {
+        b: text.as_bytes(),
+        i: 0,
+        stack: vec![Ctx::TOP],
+        pending: Vec::new(),
+        word_start: true,
+        out: Scan::default(),
+        pipes: 0,
+        longest: 0,
+        continued: false,
+    };
+    while s.i < s.b.len() {
+        match s.top() {
+            Ctx::Double => s.double(),
+            Ctx::Code {
+                close,
+                depth,
+                arith,
+                ..
+            } => s.code(close, depth, arith),
         }
     }
-    // Heredocs opened on the last line, with no newline after it: their bodies are empty and
-    // unterminated.
-    for p in pending {
-        out.heredocs.push(HeredocBody {
-            start: b.len(),
-            end: b.len(),
-            quoted: p.quoted,
-            delim: p.delim,
-            terminated: false,
-        });
+    s.finish()
+}
+
+/// The lexer's state while it walks the text once.
+struct Scanner<'a> {
+    b: &'a [u8],
+    i: usize,
+    stack: Vec<Ctx>,
+    /// Heredocs opened on the current line, whose bodies start after it.
+    pending: Vec<Pending>,
+    /// Whether the previous byte ends a word (so `#` starts a comment, `{` a group).
+    word_start: bool,
+    out: Scan,
+    /// Pipes of the pipeline being read, the most seen in one, and whether the last token
+    /// (`|`, `&&`, `||`) continues the pipeline onto the next line.
+    pipes: usize,
+    longest: usize,
+    continued: bool,
+}
+
+impl Scanner<'_> {
+    fn peek(&self, ahead: usize) -> Option<u8> {
+        self.b.get(self.i + ahead).copied()
     }
-    out
+
+    fn top(&self) -> Ctx {
+        self.stack.last().copied().unwrap_or(Ctx::TOP)
+    }
+
+    /// Subshells and groups open in the innermost code context.
+    fn groups(&self) -> u32 {
+        match self.top() {
+            Ctx::Code { groups, .. } => groups,
+            Ctx::Double => 0,
+        }
+    }
+
+    /// Change the innermost code context's nesting counters.
+    fn nest(&mut self, f: impl FnOnce(&mut u32, &mut u32)) {
+        if let Some(Ctx::Code { depth, groups, .. }) = self.stack.last_mut() {
+            f(depth, groups);
+        }
+    }
+
+    /// Move past `len` bytes of a token that is not a pipeline operator.
+    fn step(&mut self, len: usize, word_start: bool) {
+        self.i += len;
+        self.word_start = word_start;
+        self.continued = false;
+    }
+
+    /// Enter `ctx`, whose opener is `len` bytes.
+    fn enter(&mut self, ctx: Ctx, len: usize, word_start: bool) {
+        self.stack.push(ctx);
+        self.step(len, word_start);
+    }
+
+    /// The context `$(` at the cursor opens: a command substitution, or arithmetic for
+    /// `$((`.
+    fn substitution(&self) -> Ctx {
+        if self.peek(2) == Some(b'(') {
+            Ctx::ARITH
+        } else {
+            Ctx::code(b')')
+        }
+    }
+
+    /// One step inside double quotes: only escapes, the closing quote and substitutions
+    /// matter.
+    fn double(&mut self) {
+        match (self.b[self.i], self.peek(1)) {
+            (b'\\', next) => {
+                if next == Some(b'\n') {
+                    self.out.continuations.push(self.i);
+                }
+                self.i += 2;
+            }
+            (b'"', _) => {
+                self.stack.pop();
+                self.i += 1;
+            }
+            (b'$', Some(b'(')) => {
+                self.stack.push(self.substitution());
+                self.i += 2;
+            }
+            (b'$', Some(b'{')) => {
+                self.stack.push(Ctx::code(b'}'));
+                self.i += 2;
+            }
+            (b'`', _) => {
+                self.stack.push(Ctx::code(b'`'));
+                self.i += 1;
+            }
+            _ => self.i += 1,
+        }
+    }
+
+    /// One step of shell code whose context ends at `close` (0 at the top).
+    fn code(&mut self, close: u8, depth: u32, arith: bool) {
+        let (c, next) = (self.b[self.i], self.peek(1));
+        if c == close && close != 0 {
+            if depth == 0 || close == b'`' {
+                self.stack.pop();
+            } else {
+                self.nest(|d, g| {
+                    *d -= 1;
+                    *g = g.saturating_sub(1);
+                });
+            }
+            return self.step(1, false);
+        }
+        match (c, next) {
+            (b'\\', _) => {
+                if next == Some(b'\n') {
+                    self.out.continuations.push(self.i);
+                }
+                self.step(2, false);
+            }
+            (b'\'', _) => {
+                self.i = find(self.b, self.i + 1, b'\'').unwrap_or(self.b.len());
+                self.step(1, false);
+            }
+            (b'"', _) => self.enter(Ctx::Double, 1, false),
+            (b'$', Some(b'\'')) => {
+                self.i = ansi_c_end(self.b, self.i + 2);
+                self.step(0, false);
+            }
+            (b'$', Some(b'(')) => self.enter(self.substitution(), 2, true),
+            (b'$', Some(b'{')) => self.enter(Ctx::code(b'}'), 2, false),
+            (b'`', _) => self.enter(Ctx::code(b'`'), 1, true),
+            (b'<' | b'>', Some(b'(')) => self.enter(Ctx::code(b')'), 2, true),
+            // `((` where a command starts is arithmetic (`((x << 2))`, `for ((..))`).
+            (b'(', Some(b'(')) if self.word_start && !arith => self.enter(Ctx::ARITH, 1, true),
+            _ => self.code_rest(c, next, close, arith),
+        }
+    }
+
+    /// [`Scanner::code`] past quotes and substitutions: groups, comments, heredocs,
+    /// separators and plain bytes.
+    fn code_rest(&mut self, c: u8, next: Option<u8>, close: u8, arith: bool) {
+        match c {
+            b'(' => {
+                self.nest(|d, g| {
+                    if close == b')' {
+                        *d += 1;
+                    }
+                    *g += 1;
+                });
+                self.step(1, true);
+            }
+            b')' => {
+                self.nest(|_, g| *g = g.saturating_sub(1));
+                self.step(1, true);
+            }
+            b'{' if close == b'}' => {
+                self.nest(|d, _| *d += 1);
+                self.step(1, false);
+            }
+            // A group: `;` inside `{ a; } | b` does not end the pipeline.
+            b'{' if self.word_start && matches!(next, Some(b' ' | b'\t' | b'\n')) => {
+                self.nest(|_, g| *g += 1);
+                self.step(1, false);
+            }
+            b'}' if self.word_start && self.groups() > 0 => {
+                self.nest(|_, g| *g -= 1);
+                self.step(1, false);
+            }
+            b'#' if self.word_start => {
+                self.i = find(self.b, self.i, b'\n').unwrap_or(self.b.len());
+            }
+            // `<<<` is a here-string, not a heredoc; in arithmetic `<<` is a shift.
+            b'<' if next == Some(b'<') && self.peek(2) == Some(b'<') => self.step(3, true),
+            b'<' if next == Some(b'<') && arith => self.step(2, true),
+            b'<' if next == Some(b'<') => self.heredoc(),
+            b'\n' => self.newline(),
+            b';' | b'&' | b'|' => self.operator(c, next),
+            b' ' | b'\t' => {
+                self.i += 1;
+                self.word_start = true;
+            }
+            b'<' | b'>' => self.step(1, true),
+            _ => self.step(1, false),
+        }
+    }
+
+    /// `<<` or `<<-` and its delimiter word: the body starts after the current line.
+    fn heredoc(&mut self) {
+        let strip_tabs = self.peek(2) == Some(b'-');
+        let mut j = self.i + 2 + usize::from(strip_tabs);
+        while j < self.b.len() && (self.b[j] == b' ' || self.b[j] == b'\t') {
+            j += 1;
+        }
+        let (delim, quoted, end) = heredoc_word(self.b, j);
+        if !delim.is_empty() {
+            self.pending.push(Pending {
+                delim,
+                quoted,
+                strip_tabs,
+            });
+        }
+        let start = self.i;
+        self.i = end.max(start + 2);
+        self.step(0, false);
+    }
+
+    /// A newline: a separator at the top level, the end of a pipeline that no operator
+    /// continues, and the start of any pending heredoc bodies.
+    fn newline(&mut self) {
+        if self.stack.len() == 1 {
+            self.out.separators.push(Separator {
+                at: self.i,
+                len: 1,
+                kind: SepKind::Newline,
+            });
+        }
+        if !self.continued && self.groups() == 0 {
+            self.pipes = 0;
+        }
+        self.i += 1;
+        if !self.pending.is_empty() {
+            self.i = read_bodies(self.b, self.i, &mut self.pending, &mut self.out);
+        }
+        self.word_start = true;
+    }
+
+    /// `;`, `&`, `|` and their two-byte forms.
+    fn operator(&mut self, c: u8, two: Option<u8>) {
+        let (len, kind) = match (c, two) {
+            (b'&', Some(b'&')) => (2, Some(SepKind::And)),
+            (b'|', Some(b'|')) => (2, Some(SepKind::Or)),
+            (b'|', Some(b'&')) => (2, Some(SepKind::Pipe)),
+            (b';', Some(b';')) => (2, None),
+            (b'&', Some(b'>')) => (1, None),
+            (b'|', _) => (1, Some(SepKind::Pipe)),
+            (b';', _) => (1, Some(SepKind::Semicolon)),
+            _ => (1, Some(SepKind::Background)),
+        };
+        // `>&`, `<&`, `&>`: redirect operators, not separators.
+        let redirect = c == b'&'
+            && (self.i > 0 && matches!(self.b[self.i - 1], b'>' | b'<') || two == Some(b'>'));
+        if let Some(kind) = kind
+            && self.stack.len() == 1
+            && !redirect
+        {
+            self.out.separators.push(Separator {
+                at: self.i,
+                len,
+                kind,
+            });
+        }
+        if kind == Some(SepKind::Pipe) {
+            self.pipes += 1;
+            self.longest = self.longest.max(self.pipes);
+        } else if (c == b';' || kind == Some(SepKind::Background) && !redirect)
+            && self.groups() == 0
+        {
+            self.pipes = 0;
+        }
+        self.i += len;
+        self.word_start = true;
+        self.continued =
+            !redirect && matches!(kind, Some(SepKind::Pipe | SepKind::And | SepKind::Or));
+    }
+
+    /// The scan, with the heredocs opened on the last line (no newline after it) as empty,
+    /// unterminated bodies.
+    fn finish(mut self) -> Scan {
+        for p in self.pending {
+            self.out.heredocs.push(HeredocBody {
+                start: self.b.len(),
+                end: self.b.len(),
+                quoted: p.quoted,
+                delim: p.delim,
+                terminated: false,
+            });
+        }
+        self.out.longest_pipeline = self.longest + 1;
+        self.out
+    }
 }
 
 /// The text to append so that every unterminated heredoc ends at the end of input, as bash
@@ -476,6 +590,28 @@ mod tests {
         assert_eq!(h(&s), vec![(19, 35, true)]);
         let u = scan("cat <<EOF\na; b");
         assert_eq!(h(&u), vec![(10, 14, false)]);
+    }
+
+    #[test]
+    fn shifts_in_arithmetic_are_not_heredocs() {
+        let s = scan("echo $((1 << 2))\na; b");
+        assert!(s.heredocs.is_empty(), "{s:?}");
+        assert_eq!(
+            seps("echo $((1 << 2))\na; b"),
+            vec![(16, SepKind::Newline), (18, SepKind::Semicolon)]
+        );
+        assert_eq!(heredoc_closing("x=$((1<<3)) \"$((y << 1))\""), None);
+        assert_eq!(heredoc_closing("((x <<= 1))\nls"), None);
+        // Still a heredoc after the arithmetic closes.
+        assert_eq!(heredoc_closing("((x)); cat <<E"), Some("\nE\n".into()));
+    }
+
+    #[test]
+    fn separators_inside_an_arithmetic_for_are_not_command_boundaries() {
+        assert_eq!(
+            seps("for ((i=0; i<3; i++)); do a; done"),
+            vec![(21, SepKind::Semicolon), (27, SepKind::Semicolon)]
+        );
     }
 
     #[test]

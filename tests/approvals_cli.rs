@@ -171,6 +171,7 @@ fn no_rule_of_a_destructive_class_is_proposable_from_its_own_examples() {
                     detail: None,
                     answer: Some(Answer::Once),
                     reason: String::new(),
+                    checkpoint: None,
                 });
             }
         }

@@ -235,3 +235,61 @@ fn unwritable_database_is_reported_and_decides_from_the_analysis() {
     assert_eq!(v.decision, Decision::Deny);
     assert!(!Path::new(&db).join("x").exists());
 }
+
+#[test]
+fn a_ledger_made_before_checkpoints_gains_the_column_and_keeps_its_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("state.db");
+    {
+        // The ledger as it was created before decisions linked to checkpoints.
+        let c = rusqlite::Connection::open(&db).unwrap();
+        c.execute_batch(
+            "CREATE TABLE ledger (id INTEGER PRIMARY KEY, time INTEGER NOT NULL, harness TEXT,
+                session TEXT, cwd TEXT, command TEXT NOT NULL, decision TEXT NOT NULL,
+                findings TEXT NOT NULL, decided_by TEXT NOT NULL, detail TEXT, answer TEXT,
+                reason TEXT NOT NULL);
+             INSERT INTO ledger (time, command, decision, findings, decided_by, reason)
+                VALUES (1, 'ls', 'allow', '[]', 'no-findings', 'no risk found');",
+        )
+        .unwrap();
+    }
+    let mut store = SqliteStore::new(&db);
+    let old = store.query(&LogQuery::default()).unwrap();
+    assert_eq!(old.len(), 1);
+    assert_eq!(old[0].checkpoint, None);
+    let mut e = old[0].clone();
+    e.command = "rm -rf build".into();
+    e.checkpoint = Some(7);
+    store.append(&e).unwrap();
+    let all = store.query(&LogQuery::default()).unwrap();
+    assert_eq!(
+        all.iter().map(|e| e.checkpoint).collect::<Vec<_>>(),
+        vec![None, Some(7)]
+    );
+    // The index of checkpoints: ids are never reused, records update in place.
+    let mut k = policy::CheckpointRecord {
+        id: 0,
+        time: 5,
+        project: "/p".into(),
+        store: "/s".into(),
+        cwd: Some("/p".into()),
+        session: None,
+        harness: None,
+        command: "rm -rf build".into(),
+        commit: None,
+        files: 0,
+        bytes: 0,
+        summary: String::new(),
+        after: None,
+    };
+    let a = store.add_checkpoint(&k).unwrap();
+    store.remove_checkpoints(&[a]).unwrap();
+    let b = store.add_checkpoint(&k).unwrap();
+    assert!(b > a, "a removed id is not handed out again");
+    k.id = b;
+    k.files = 3;
+    k.after = Some([("/p/a".to_string(), "abc".to_string())].into());
+    store.update_checkpoint(&k).unwrap();
+    assert_eq!(store.checkpoints(Some("/p")).unwrap(), vec![k]);
+    assert!(store.checkpoints(Some("/q")).unwrap().is_empty());
+}

@@ -347,6 +347,7 @@ fn always_answer_writes_visible_allow_entries_that_cover_only_that_target() {
         config: Some(path.clone()),
         config_explicit: true,
         state_db: None,
+        checkpoints: None,
     };
     let c = LoadedConfig::load_with(paths.clone(), None);
     let mut store = MemoryStore::new();
@@ -638,6 +639,7 @@ fn missing_explicit_config_is_an_error_but_missing_default_is_not() {
         config: Some(dir.path().join("nope.toml")),
         config_explicit: false,
         state_db: None,
+        checkpoints: None,
     };
     assert!(!LoadedConfig::load_with(paths, None).is_strict_fallback());
 }
@@ -659,6 +661,7 @@ fn project_file_can_only_tighten() {
         config: Some(user.clone()),
         config_explicit: true,
         state_db: None,
+        checkpoints: None,
     };
     let c = LoadedConfig::load_with(paths.clone(), Some(&sub));
     assert!(c.errors.is_empty(), "{:?}", c.errors);

@@ -172,7 +172,7 @@ pub fn run(args: CheckArgs) -> i32 {
     } else {
         if let Err(e) = emit(
             &mut out,
-            format_args!("{}", super::render::check_verdict(&v)),
+            format_args!("{}", shellgate::render::check_verdict(&v)),
         ) {
             return unwritten(&e, decision_exit(v.decision));
         }

@@ -14,7 +14,7 @@ use clap::Args;
 use super::policy_args::{PolicyArgs, report_warnings};
 use super::{EXIT_INTERNAL, context_from};
 use shellgate::Decision;
-use shellgate::policy::{self, Answer, AnswerSource, Verdict};
+use shellgate::policy::{self, Answer, AnswerSource, Checkpoints, LoadedConfig, Store, Verdict};
 
 /// Exit code when the gate refuses to run the command (as a shell does for "not executable").
 pub const EXIT_REFUSED: i32 = 126;
@@ -63,6 +63,7 @@ pub fn run(mut args: ExecArgs) -> i32 {
             .filter(|s| !s.is_empty())
             .or_else(|| Some(format!("ppid-{}", std::os::unix::process::parent_id())));
     }
+    req.checkpoints = Checkpoints::Prompt;
     let tty = if req.unattended { None } else { terminal() };
     if tty.is_none() {
         // No person can answer here.
@@ -71,7 +72,10 @@ pub fn run(mut args: ExecArgs) -> i32 {
     let v = policy::evaluate(&req, &cfg, &mut *store);
     report_warnings(&v);
     match v.decision {
-        Decision::Allow => execute(&req),
+        Decision::Allow => {
+            let id = said(&v.checkpoint);
+            ran(execute(&req), id, &cfg, &mut *store)
+        }
         Decision::Deny => refuse(&v.reason),
         Decision::Ask => {
             let Some((r, mut w)) = tty else {
@@ -83,6 +87,9 @@ pub fn run(mut args: ExecArgs) -> i32 {
             // reports it on stderr) does not change the answer.
             for x in &rec.warnings {
                 let _ = emit(&mut w, format_args!("shellgate: warning: {x}\n"));
+            }
+            if let Some(n) = &rec.checkpoint {
+                let _ = emit(&mut w, format_args!("shellgate: {}\n", n.text));
             }
             if !rec.allow_entries.is_empty() {
                 let file = cfg
@@ -100,7 +107,10 @@ pub fn run(mut args: ExecArgs) -> i32 {
                 );
             }
             match answer.decision() {
-                Decision::Allow => execute(&req),
+                Decision::Allow => {
+                    let id = rec.checkpoint.as_ref().and_then(|n| n.id);
+                    ran(execute(&req), id, &cfg, &mut *store)
+                }
                 _ => refuse(match answer {
                     Answer::Timeout => "denied: nobody answered the prompt in time",
                     _ => "denied by a person at the prompt",
@@ -108,6 +118,23 @@ pub fn run(mut args: ExecArgs) -> i32 {
             }
         }
     }
+}
+
+/// Say on stderr what the checkpoint step did before an allowed command runs; its id.
+fn said(n: &Option<policy::CheckpointNote>) -> Option<i64> {
+    let n = n.as_ref()?;
+    eprintln!("shellgate: {}", n.text);
+    n.id
+}
+
+/// After the command ran: record what it left where the checkpoint was taken.
+fn ran(code: i32, id: Option<i64>, cfg: &LoadedConfig, store: &mut dyn Store) -> i32 {
+    if let Some(id) = id
+        && let Err(e) = policy::checkpoint::record_after(cfg, store, id)
+    {
+        eprintln!("shellgate: warning: what the command changed was not recorded for undo: {e}");
+    }
+    code
 }
 
 fn refuse(reason: &str) -> i32 {
@@ -121,15 +148,18 @@ fn prompt(v: &Verdict, cfg: &policy::Config, tty: File, w: &mut File) -> Answer 
     text.push_str("\nshellgate: this command needs your approval\n\n");
     text.push_str(&format!(
         "  $ {}\n\n",
-        super::render::display(&v.analysis.command)
+        shellgate::render::display(&v.analysis.command)
     ));
     for f in &v.findings {
         text.push_str(&format!(
             "  {} {}: {}\n",
             f.rule,
             f.name,
-            super::render::display(&f.message)
+            shellgate::render::display(&f.message)
         ));
+    }
+    if let Some(n) = &v.checkpoint {
+        text.push_str(&format!("\n  {}\n", shellgate::render::display(&n.text)));
     }
     text.push_str(&format!(
         "\n  [o]nce / [s]ession / [a]lways / [d]eny  (Enter = deny; denied after {} s): ",

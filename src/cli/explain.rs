@@ -1,17 +1,45 @@
 //! `shellgate explain`: the decision, every finding with its span underlined, and the
 //! evidence chain (decoded words, expanded variables, peeled wrappers, re-parsed nested
 //! code, graph paths, normalisation) that led there. Builds a `report::Report` (in
-//! [`super::report`]); printing is in [`super::render`], and `--json` serialises the same
+//! [`shellgate::report`]); rendering is in [`shellgate::render`], and `--json` serialises the same
 //! report so both views agree.
 
 use super::{emit, unwritten};
 
 use clap::Args;
 
-use super::render::{self, ColorChoice, Style};
-use super::report::report;
 use super::{EXIT_INTERNAL, EXIT_USAGE, context_from, decision_exit, read_command};
 use shellgate::Analysis;
+use shellgate::render::{self, Style};
+use shellgate::report::report;
+
+/// The `--color` choice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorChoice {
+    /// Colour when stdout is a terminal and `NO_COLOR` is unset or empty.
+    Auto,
+    /// Always colour, even into pipes and when `NO_COLOR` is set.
+    Always,
+    /// Never colour.
+    Never,
+}
+
+impl ColorChoice {
+    /// Resolve `--color` against the environment. An explicit `always` wins over `NO_COLOR`
+    /// because the user asked for it on this very command line.
+    pub fn style(self) -> Style {
+        use std::io::IsTerminal;
+        let color = match self {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => {
+                let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+                !no_color && std::io::stdout().is_terminal()
+            }
+        };
+        Style::new(color)
+    }
+}
 
 #[derive(Args, Debug)]
 pub struct ExplainArgs {
@@ -41,6 +69,42 @@ pub struct ExplainArgs {
     graph: bool,
     #[command(flatten)]
     policy: super::policy_args::PolicyArgs,
+}
+
+/// What checkpoints say about the command: what one would hold if it were let through,
+/// and the checkpoints already taken of it here (`checkpoint 42: undo with ...`). The state
+/// database is only read, and only when it exists.
+fn checkpoint_lines(
+    req: &shellgate::policy::Request,
+    cfg: &shellgate::policy::LoadedConfig,
+    v: &shellgate::policy::Verdict,
+    no_config: bool,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    if no_config {
+        return out;
+    }
+    if v.decision != shellgate::Decision::Deny
+        && let Some(n) =
+            shellgate::policy::checkpoint::would_take(req, cfg, &v.analysis, &v.findings)
+    {
+        out.push(format!("undo: if it is let through, {}", n.text));
+    }
+    if cfg.paths.state_db.as_ref().is_some_and(|p| p.exists()) {
+        let mut store = shellgate::policy::open_store(cfg);
+        if let Ok(all) = store.checkpoints(None) {
+            for c in super::undo::of_command(&all, &req.command, req.context.cwd.as_deref()) {
+                out.push(format!(
+                    "checkpoint {}: undo with `shellgate undo {}` (taken {} UTC: {})",
+                    c.id,
+                    c.id,
+                    super::ledger::fmt_time(c.time),
+                    c.summary
+                ));
+            }
+        }
+    }
+    out
 }
 
 /// The tree-sitter tree of the normalised text, or why there is none.
@@ -77,10 +141,12 @@ pub fn run(args: ExplainArgs) -> i32 {
     super::policy_args::report_warnings(&v);
     let a = &v.analysis;
     let mut r = report(&v, ctx.cwd.as_deref());
+    let undo = checkpoint_lines(&req, &cfg, &v, args.policy.no_config);
     let policy_json = serde_json::json!({
         "mode": v.mode.as_str(),
         "decided_by": v.decided_by,
         "reason": v.reason,
+        "checkpoint": undo,
     });
     let mut out = std::io::stdout().lock();
     if args.json {
@@ -119,12 +185,18 @@ pub fn run(args: ExplainArgs) -> i32 {
         .filter(|v| **v)
         .count();
     if views == 0 {
-        let style = Style::resolve(args.color);
+        let style = args.color.style();
         if let Err(e) = emit(&mut out, format_args!("{}", render::explain(&r, &style))) {
             return unwritten(&e, decision_exit(v.decision));
         }
         if let Err(e) = emit(&mut out, format_args!("{}", render::policy_line(&v))) {
             return unwritten(&e, decision_exit(v.decision));
+        }
+        for (i, line) in undo.iter().enumerate() {
+            let gap = if i == 0 { "\n" } else { "" };
+            if let Err(e) = emit(&mut out, format_args!("{gap}{}\n", render::display(line))) {
+                return unwritten(&e, decision_exit(v.decision));
+            }
         }
         return decision_exit(v.decision);
     }

@@ -112,6 +112,7 @@ fn read_stdin() -> Result<Vec<u8>, String> {
 
 /// The hook for `harness`, answered within `limit`.
 pub fn respond(harness: Harness, limit: Duration) -> Reply {
+    let started = std::time::Instant::now();
     let (tx, rx) = mpsc::channel();
     let spawned = std::thread::Builder::new()
         .name("hook".into())
@@ -125,7 +126,8 @@ pub fn respond(harness: Harness, limit: Duration) -> Reply {
                         ),
                         _ => bytes,
                     };
-                    let env = HookEnv::from_process();
+                    let mut env = HookEnv::from_process();
+                    env.deadline = Some(started + limit);
                     handle(harness, &bytes, &|ev| judge(harness, ev, &env))
                 }
                 Err(e) => refuse(harness, None, &e),

@@ -7,10 +7,10 @@ use clap::{Args, Subcommand, ValueEnum};
 use serde::Serialize;
 
 use super::policy_args::PolicyArgs;
-use super::render::display;
 use super::{EXIT_INTERNAL, EXIT_USAGE};
 use shellgate::Decision;
 use shellgate::policy::{self, LoadedConfig, LogQuery, Store, suggest};
+use shellgate::render::display;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum DecisionArg {
@@ -38,7 +38,7 @@ pub struct StateArgs {
 }
 
 impl StateArgs {
-    fn open(&self) -> (LoadedConfig, Box<dyn Store>) {
+    pub(super) fn open(&self) -> (LoadedConfig, Box<dyn Store>) {
         let p = PolicyArgs {
             config: self.config.clone(),
             ..PolicyArgs::default()
@@ -369,6 +369,22 @@ pub fn run_log(args: LogArgs) -> i32 {
         ),
     ) {
         return unwritten(&e, 0);
+    }
+    let mut seen = Vec::new();
+    for e in entries.iter().filter(|e| e.checkpoint.is_some()) {
+        let Some(id) = e.checkpoint.filter(|id| !seen.contains(id)) else {
+            continue;
+        };
+        seen.push(id);
+        if let Err(x) = emit(
+            &mut out,
+            format_args!(
+                "checkpoint {id}: undo with `shellgate undo {id}`  ({})\n",
+                cut(&display(&e.command), 60)
+            ),
+        ) {
+            return unwritten(&x, 0);
+        }
     }
     0
 }

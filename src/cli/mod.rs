@@ -2,21 +2,21 @@
 //!
 //! Exit codes: 0 allow, 1 ask, 2 deny (for `check` and `explain`); for `rules` 0 success
 //! and for `corpus` 0 all passed, 1 some failed; 64 usage error; 70 internal error.
-//! No error ever exits 0. Human-readable rendering lives in [`render`].
+//! No error ever exits 0. Human-readable rendering lives in the library's `shellgate::render`.
 
+mod audit;
+mod audit_html;
 mod check;
 mod config_cmd;
 mod corpus;
-pub mod evidence;
 mod exec;
 mod explain;
 pub mod hook;
 mod install;
 mod ledger;
 mod policy_args;
-pub mod render;
-pub mod report;
 mod rules;
+mod undo;
 
 use clap::{Parser, Subcommand};
 
@@ -51,9 +51,11 @@ Examples:
 const DECISION_EXIT_CODES: &str =
     "Exit codes: 0 allow, 1 ask, 2 deny, 64 usage error or unreadable input, 70 internal error.";
 const EXEC_EXIT_CODES: &str = "Exit codes: the command's own exit status when it ran (128+N if killed by signal N); 126 refused (denied, by policy, a person, or the prompt timeout); 127 bash could not be started; 64 usage error.";
+const AUDIT_EXIT_CODES: &str = "Exit codes: 0 nothing shellgate would deny or ask about ran, 1 some such call ran (listed first), 64 bad arguments or a missing PATH, 70 internal error (a report that could not be written). Malformed transcript lines are counted and reported, never an error.";
 const RULES_EXIT_CODES: &str =
     "Exit codes: 0 success, 64 unknown rule or bad arguments, 70 internal error.";
 const INSTALL_EXIT_CODES: &str = "Exit codes: 0 done (or nothing to change), 64 bad arguments or a settings file that does not parse (left unchanged), 70 could not write the file.";
+const UNDO_EXIT_CODES: &str = "Exit codes: 0 restored (or --dry-run shown), 1 nothing restored because a file changed after the command (use --force), 64 no such checkpoint, 70 the store could not be read or a file could not be restored.";
 const CORPUS_EXIT_CODES: &str = "Exit codes: 0 every case passed (or --update rewrote every failure), 1 some cases failed, 64 missing or invalid corpus input, 70 internal error.";
 
 #[derive(Parser, Debug)]
@@ -86,6 +88,11 @@ enum Cmd {
     Exec(exec::ExecArgs),
     /// Query the decision ledger.
     Log(ledger::LogArgs),
+    /// Judge every shell command and file write in the transcripts agents left (Claude Code,
+    /// Codex, Gemini CLI, Hermes, OpenCode) and list those shellgate would deny or ask
+    /// about that ran anyway.
+    #[command(after_help = AUDIT_EXIT_CODES)]
+    Audit(audit::AuditArgs),
     /// List, revoke, clear or mine approvals.
     Approvals(ledger::ApprovalsArgs),
     /// Import a Hermes Agent config, or show the config in effect.
@@ -111,6 +118,16 @@ enum Cmd {
     /// Remove shellgate's hook from a harness's settings, leaving everything else as it was.
     #[command(after_help = INSTALL_EXIT_CODES)]
     Uninstall(install::InstallArgs),
+    /// List the checkpoints taken before destructive commands that were let through.
+    Checkpoints(undo::CheckpointsArgs),
+    /// Put back what a checkpoint holds: the files a command destroyed or overwrote, and
+    /// the git refs and stash entries it removed.
+    ///
+    /// With no ID, the newest checkpoint of the project the current directory is in. It
+    /// shows what it restores first; a file changed after the command ran is only
+    /// overwritten with --force (without it, nothing is restored).
+    #[command(after_help = UNDO_EXIT_CODES)]
+    Undo(undo::UndoArgs),
 }
 
 /// Run the CLI; returns the process exit code.
@@ -152,11 +169,14 @@ pub fn main() -> i32 {
         Cmd::Corpus(a) => corpus::run(a),
         Cmd::Exec(a) => exec::run(a),
         Cmd::Log(a) => ledger::run_log(a),
+        Cmd::Audit(a) => audit::run(a),
         Cmd::Approvals(a) => ledger::run_approvals(a),
         Cmd::Config(a) => config_cmd::run(a),
         Cmd::Hook(a) => hook::run(a),
         Cmd::Install(a) => install::run_install(a),
         Cmd::Uninstall(a) => install::run_uninstall(a),
+        Cmd::Checkpoints(a) => undo::run_checkpoints(a),
+        Cmd::Undo(a) => undo::run_undo(a),
     }
 }
 
@@ -164,14 +184,7 @@ pub fn main() -> i32 {
 /// always judge a command the same way: the process's environment with those two replaced
 /// (`HERMES_HOME`, unless the environment sets it, follows the home given).
 pub fn context_from(cwd: Option<&str>, home: Option<&str>) -> shellgate::Context {
-    let mut e = shellgate::Environment::from_process();
-    if let Some(cwd) = cwd {
-        e.cwd = Some(cwd.to_string());
-    }
-    if let Some(h) = home {
-        e.home = Some(h.to_string());
-    }
-    e.context()
+    shellgate::api::context_at(cwd, home)
 }
 
 /// Write a subcommand's text to stdout or the terminal; text with several parts is built

@@ -5,8 +5,8 @@ use super::{emit, unwritten};
 
 use clap::Args;
 
-use super::render;
 use super::{EXIT_INTERNAL, EXIT_USAGE};
+use shellgate::render;
 use shellgate::rules::{RULES, RuleMeta, find};
 
 #[derive(Args, Debug)]

@@ -4,10 +4,12 @@
 //! recorded as approved once. Adapters never decide anything themselves.
 
 use std::path::{Path, PathBuf};
+use std::time::Instant;
 
-use super::files::{WriteScope, judge_writes};
+use super::files::{WriteScope, judge_writes, target};
 use super::{Action, Event, Harness, Verdict, clip};
-use crate::policy::{self, Answer, AnswerSource, LoadedConfig, LogQuery, Request};
+use crate::model::affected::{Affected, Change, Target};
+use crate::policy::{self, Answer, AnswerSource, Checkpoints, LoadedConfig, LogQuery, Request};
 use crate::{Context, Decision, Environment};
 
 /// What the hook knows about the process it runs in (environment, config).
@@ -16,6 +18,9 @@ pub struct HookEnv {
     /// The hook process's environment; its `cwd` is used when the event names none.
     pub process: Environment,
     pub own_binary: Option<String>,
+    /// When the hook must have answered: a checkpoint that cannot finish by then is
+    /// skipped (and said).
+    pub deadline: Option<Instant>,
 }
 
 impl HookEnv {
@@ -26,6 +31,7 @@ impl HookEnv {
             own_binary: std::env::current_exe()
                 .ok()
                 .map(|p| p.to_string_lossy().into_owned()),
+            deadline: None,
         }
     }
 
@@ -75,6 +81,12 @@ fn request(harness: Harness, ev: &Event, command: &str, env: &HookEnv) -> Reques
     let mut req = Request::new(command, env.context(ev));
     req.session = ev.session_id.clone();
     req.harness = Some(harness.name().to_string());
+    req.checkpoints = if harness.can_ask() {
+        Checkpoints::AllowOrAsk
+    } else {
+        Checkpoints::Allow
+    };
+    req.deadline = env.deadline;
     req
 }
 
@@ -123,6 +135,49 @@ fn record_ran(harness: Harness, ev: &Event, command: &str, env: &HookEnv, loaded
             &mut *store,
         );
     }
+    // What the command left where a checkpoint was taken before it: `undo` then tells the
+    // command's own changes from later ones.
+    if let Some(id) = policy::checkpoint::pending(
+        &mut *store,
+        &req.command,
+        req.context.cwd.as_deref(),
+        req.session.as_deref(),
+    ) {
+        let _ = policy::checkpoint::record_after(loaded, &mut *store, id);
+    }
+}
+
+/// A file tool about to overwrite existing files that a person is asked about: snapshot
+/// them first, since the harness's prompt may let it through. The note for the reason.
+fn checkpoint_writes(
+    harness: Harness,
+    ev: &Event,
+    paths: &[String],
+    env: &HookEnv,
+    loaded: &LoadedConfig,
+) -> Option<String> {
+    let scope = env.write_scope(ev, loaded);
+    let items: Vec<Affected> = paths
+        .iter()
+        .filter_map(|p| target(p, &scope).lexical)
+        .filter(|p| Path::new(p).exists())
+        .map(|path| Affected {
+            cmd: 0,
+            span: crate::Span::default(),
+            change: Change::Overwrite,
+            target: Target::Path {
+                path,
+                recursive: false,
+            },
+        })
+        .collect();
+    if items.is_empty() {
+        return None;
+    }
+    let command = format!("{} {}", ev.tool, paths.join(" "));
+    let req = request(harness, ev, &command, env);
+    let mut store = policy::open_store(loaded);
+    policy::checkpoint::take_items(&req, loaded, &items, &mut *store).map(|n| n.text)
 }
 
 /// Decide what the event asks. `None` for events that need no answer (pass-through tools,
@@ -149,6 +204,12 @@ pub fn judge(harness: Harness, ev: &Event, env: &HookEnv) -> Option<Verdict> {
         }
         Action::Write { paths } => {
             let mut v = judge_writes(paths, &env.write_scope(ev, &loaded));
+            if v.decision == Decision::Ask
+                && harness.can_ask()
+                && let Some(n) = checkpoint_writes(harness, ev, paths, env, &loaded)
+            {
+                v.reason = format!("{}; {n}", v.reason);
+            }
             if v.decision != Decision::Allow {
                 let errors: Vec<String> = loaded.errors.iter().map(|e| e.to_string()).collect();
                 v.reason = reason_with_warnings(&v.reason, &errors);

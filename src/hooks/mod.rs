@@ -91,6 +91,15 @@ impl Harness {
         }
     }
 
+    /// Can the harness ask a person (its own prompt) when shellgate answers ask? Codex,
+    /// Gemini CLI and Hermes shell hooks cannot: their ask is a deny.
+    pub fn can_ask(self) -> bool {
+        matches!(
+            self,
+            Harness::Claude | Harness::Copilot | Harness::HermesPlugin
+        )
+    }
+
     pub fn from_name(s: &str) -> Option<Harness> {
         Harness::ALL.into_iter().find(|h| h.name() == s)
     }

@@ -1,6 +1,7 @@
 //! The lowered model: the simple commands bash will execute, with decoded words, resolved
 //! program names, redirects, and the origin of every command (top level or nested code).
 
+pub mod affected;
 mod block;
 mod display;
 mod env;

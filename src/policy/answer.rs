@@ -1,6 +1,7 @@
 //! A person's answer to an `ask` (or a harness reporting that a command it asked about
 //! ran): recorded in the ledger, and stored as approvals or allowlist entries.
 
+use super::checkpoint::{self, CheckpointNote};
 use super::config::{LoadedConfig, add_allow_entries};
 use super::store::{Answer, FindingKey, LedgerEntry, NewApproval, Scope, Store};
 use super::{Analysed, Request, analyse, append, later, ledger_findings, matching};
@@ -30,6 +31,8 @@ pub struct Recorded {
     pub allow_entries: Vec<String>,
     /// What could not be stored.
     pub warnings: Vec<String>,
+    /// The checkpoint taken before a command a person allowed at shellgate's own prompt.
+    pub checkpoint: Option<CheckpointNote>,
 }
 
 /// Record a person's answer to an `ask` for `req`:
@@ -157,6 +160,14 @@ pub fn record_answer(
         Answer::Deny => "denied by a person".to_string(),
         Answer::Timeout => "denied: nobody answered the prompt in time".to_string(),
     };
+    if source == AnswerSource::Prompt && answer.decision() == Decision::Allow {
+        rec.checkpoint =
+            checkpoint::step(req, loaded, &analysis, &findings, Decision::Allow, store);
+    }
+    let reason = match &rec.checkpoint {
+        Some(n) => format!("{reason}; {}", n.text),
+        None => reason,
+    };
     let by = match source {
         AnswerSource::HarnessRan => "harness",
         _ => "person",
@@ -174,6 +185,7 @@ pub fn record_answer(
         detail: (!rec.allow_entries.is_empty()).then(|| rec.allow_entries.join(", ")),
         answer: Some(answer),
         reason,
+        checkpoint: rec.checkpoint.as_ref().and_then(|c| c.id),
     };
     rec.ledger_id = append(store, &entry, "answer", &mut rec.warnings);
     rec

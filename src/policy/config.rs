@@ -63,6 +63,34 @@ pub struct Config {
     pub smart: SmartConfig,
     /// Rules raised to `block` (`SG2001 = "block"` or `recursive-delete = "block"`).
     pub severity: BTreeMap<String, Severity>,
+    /// Checkpoints before destructive commands that are let through.
+    pub checkpoints: CheckpointConfig,
+}
+
+/// `[checkpoints]`: whether they are taken, their bounds and how many are kept.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CheckpointConfig {
+    pub enabled: bool,
+    /// Bytes: a larger file is not captured.
+    pub max_file_size: u64,
+    /// Bytes of files one checkpoint captures at most.
+    pub max_size: u64,
+    /// Checkpoints kept per project.
+    pub keep: usize,
+    /// Seconds one checkpoint may take (within a hook's own deadline).
+    pub timeout: u64,
+}
+
+impl Default for CheckpointConfig {
+    fn default() -> Self {
+        CheckpointConfig {
+            enabled: true,
+            max_file_size: crate::checkpoint::DEFAULT_MAX_FILE,
+            max_size: crate::checkpoint::DEFAULT_MAX_TOTAL,
+            keep: crate::checkpoint::DEFAULT_KEEP,
+            timeout: crate::checkpoint::DEFAULT_TIMEOUT,
+        }
+    }
 }
 
 impl Default for Config {
@@ -83,6 +111,7 @@ impl Default for Config {
                 assessor_timeout: DEFAULT_ASSESSOR_TIMEOUT,
             },
             severity: BTreeMap::new(),
+            checkpoints: CheckpointConfig::default(),
         }
     }
 }
@@ -114,6 +143,19 @@ struct RawConfig {
     session_ttl: Option<u64>,
     smart: Option<RawSmart>,
     severity: Option<BTreeMap<String, String>>,
+    checkpoints: Option<RawCheckpoints>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawCheckpoints {
+    enabled: Option<bool>,
+    /// Megabytes.
+    max_file_mb: Option<u64>,
+    /// Megabytes.
+    max_mb: Option<u64>,
+    keep: Option<usize>,
+    timeout: Option<u64>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -158,6 +200,8 @@ pub struct Paths {
     pub config_explicit: bool,
     /// The state database (approvals and ledger).
     pub state_db: Option<PathBuf>,
+    /// The checkpoint stores, one per project (beside the state database).
+    pub checkpoints: Option<PathBuf>,
 }
 
 impl Paths {
@@ -190,11 +234,12 @@ impl Paths {
                 ),
             },
         };
-        let state_db = xdg("XDG_STATE_HOME", ".local/state").map(|d| d.join("shellgate/state.db"));
+        let state = xdg("XDG_STATE_HOME", ".local/state").map(|d| d.join("shellgate"));
         Paths {
             config,
             config_explicit,
-            state_db,
+            state_db: state.as_ref().map(|d| d.join("state.db")),
+            checkpoints: state.map(|d| d.join("checkpoints")),
         }
     }
 }
@@ -513,6 +558,43 @@ fn apply_user(
         }
     }
     c.severity.extend(sev);
+    if let Some(k) = raw.checkpoints {
+        apply_checkpoints(&mut c.checkpoints, k, file, &text)?;
+    }
+    Ok(())
+}
+
+fn apply_checkpoints(
+    c: &mut CheckpointConfig,
+    k: RawCheckpoints,
+    file: &Path,
+    text: &str,
+) -> Result<(), ConfigError> {
+    for (key, v) in [
+        ("checkpoints.max_file_mb", k.max_file_mb),
+        ("checkpoints.max_mb", k.max_mb),
+        ("checkpoints.timeout", k.timeout),
+        ("checkpoints.keep", k.keep.map(|n| n as u64)),
+    ] {
+        if v == Some(0) {
+            return Err(err(file, text, key, "must be at least 1".into()));
+        }
+    }
+    if let Some(e) = k.enabled {
+        c.enabled = e;
+    }
+    if let Some(m) = k.max_file_mb {
+        c.max_file_size = m.saturating_mul(1_000_000);
+    }
+    if let Some(m) = k.max_mb {
+        c.max_size = m.saturating_mul(1_000_000);
+    }
+    if let Some(n) = k.keep {
+        c.keep = n;
+    }
+    if let Some(t) = k.timeout {
+        c.timeout = t;
+    }
     Ok(())
 }
 
@@ -576,6 +658,11 @@ fn apply_project(
     if raw.write_roots.as_ref().is_some_and(|w| !w.is_empty()) {
         warnings.push(format!(
             "{f}: `write_roots` ignored: only the user config sets where agents may write"
+        ));
+    }
+    if raw.checkpoints.is_some() {
+        warnings.push(format!(
+            "{f}: `[checkpoints]` ignored: only the user config sets what checkpoints keep"
         ));
     }
     if raw.smart.as_ref().is_some_and(|s| s.assessor.is_some()) {
@@ -679,6 +766,35 @@ mod tests {
     }
 
     #[test]
+    fn checkpoints_are_configured_in_megabytes_and_never_by_a_project() {
+        let c = LoadedConfig::from_toml(
+            "[checkpoints]\nmax_file_mb = 5\nmax_mb = 20\nkeep = 3\ntimeout = 4\n",
+        );
+        assert!(c.errors.is_empty(), "{:?}", c.errors);
+        assert_eq!(c.config.checkpoints.max_file_size, 5_000_000);
+        assert_eq!(c.config.checkpoints.max_size, 20_000_000);
+        assert_eq!(
+            (c.config.checkpoints.keep, c.config.checkpoints.timeout),
+            (3, 4)
+        );
+        let c = LoadedConfig::from_toml("[checkpoints]\nkeep = 0\n");
+        assert_eq!(c.errors[0].key.as_deref(), Some("checkpoints.keep"));
+        let d = tempfile::tempdir().unwrap();
+        std::fs::write(
+            d.path().join(PROJECT_FILE),
+            "[checkpoints]\nenabled = false\n",
+        )
+        .unwrap();
+        let c = LoadedConfig::load_with(Paths::default(), Some(d.path()));
+        assert!(c.config.checkpoints.enabled);
+        assert!(
+            c.warnings[0].contains("`[checkpoints]` ignored"),
+            "{:?}",
+            c.warnings
+        );
+    }
+
+    #[test]
     fn xdg_paths_and_overrides() {
         let env = |k: &str| match k {
             "HOME" => Some(PathBuf::from("/home/u")),
@@ -693,6 +809,10 @@ mod tests {
         assert_eq!(
             p.state_db.as_deref(),
             Some(Path::new("/s/shellgate/state.db"))
+        );
+        assert_eq!(
+            p.checkpoints.as_deref(),
+            Some(Path::new("/s/shellgate/checkpoints"))
         );
         assert!(!p.config_explicit);
         let p = Paths::from_vars(None, |k| match k {

@@ -62,6 +62,7 @@
 //! treated as holding no approvals: its failure never turns a decision into allow.
 
 mod answer;
+pub mod checkpoint;
 pub mod config;
 pub mod hermes_import;
 mod ladder;
@@ -72,6 +73,7 @@ pub mod store;
 pub mod suggest;
 
 use std::borrow::Cow;
+use std::time::Instant;
 
 use serde::Serialize;
 
@@ -80,15 +82,16 @@ use crate::{Analysis, Context, Decision, Severity, analyze};
 
 pub use crate::Mode;
 pub use answer::{AnswerSource, Recorded, record_answer};
+pub use checkpoint::{CheckpointNote, Checkpoints};
 pub use config::{
-    Config, ConfigError, DEFAULT_TIMEOUT, LoadedConfig, Paths, SmartConfig, Unattended,
-    add_allow_entries,
+    CheckpointConfig, Config, ConfigError, DEFAULT_TIMEOUT, LoadedConfig, Paths, SmartConfig,
+    Unattended, add_allow_entries,
 };
 pub use matching::{AllowEntry, finding_key};
 pub use sqlite::SqliteStore;
 pub use store::{
-    Answer, Approval, FindingKey, LedgerEntry, LedgerFinding, LogQuery, MemoryStore, NewApproval,
-    NoLedger, NullStore, Scope, Store, StoreError,
+    Answer, Approval, CheckpointRecord, FindingKey, LedgerEntry, LedgerFinding, LogQuery,
+    MemoryStore, NewApproval, NoLedger, NullStore, Scope, Store, StoreError,
 };
 
 /// One command to decide, and who is asking.
@@ -107,6 +110,12 @@ pub struct Request {
     pub mode: Option<Mode>,
     /// Unix seconds to decide at (tests); `None` is now.
     pub now: Option<i64>,
+    /// Which decisions let the command run, and so take a checkpoint first (none by
+    /// default: inspection).
+    pub checkpoints: Checkpoints,
+    /// When the front end must have answered (a hook's own deadline): a checkpoint that
+    /// cannot finish by then is skipped and said.
+    pub deadline: Option<Instant>,
 }
 
 impl Request {
@@ -119,6 +128,8 @@ impl Request {
             unattended: false,
             mode: None,
             now: None,
+            checkpoints: Checkpoints::Off,
+            deadline: None,
         }
     }
 
@@ -247,6 +258,9 @@ pub struct Verdict {
     pub warnings: Vec<String>,
     /// The ledger entry, when the store recorded it.
     pub ledger_id: Option<i64>,
+    /// The checkpoint taken before the command may run (or what one would hold, or why
+    /// none was taken); its text is also at the end of `reason`.
+    pub checkpoint: Option<CheckpointNote>,
 }
 
 /// The analysis context a request runs under: the request's, with what the config adds
@@ -341,6 +355,12 @@ pub fn evaluate(req: &Request, loaded: &LoadedConfig, store: &mut dyn Store) -> 
         keys: &keys,
     };
     let (decision, decided_by, reason) = ladder.decide(store, &mut warnings);
+    // After the decision, before the answer: a checkpoint when the command may run.
+    let cp = checkpoint::step(req, loaded, &analysis, &findings, decision, store);
+    let reason = match &cp {
+        Some(n) => format!("{reason}; {}", n.text),
+        None => reason,
+    };
     let mut v = Verdict {
         decision,
         reason,
@@ -351,6 +371,7 @@ pub fn evaluate(req: &Request, loaded: &LoadedConfig, store: &mut dyn Store) -> 
         analysis,
         warnings,
         ledger_id: None,
+        checkpoint: cp,
     };
     let entry = ledger_entry(req, &v, None, None);
     v.ledger_id = append(store, &entry, "decision", &mut v.warnings);
@@ -430,6 +451,7 @@ fn ledger_entry(
         detail: v.decided_by.detail(),
         answer,
         reason: v.reason.clone(),
+        checkpoint: v.checkpoint.as_ref().and_then(|c| c.id),
     }
 }
 

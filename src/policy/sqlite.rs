@@ -9,8 +9,8 @@ use rusqlite::config::DbConfig;
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::store::{
-    Answer, Approval, FindingKey, LedgerEntry, LedgerFinding, LogQuery, NewApproval, Scope, Store,
-    StoreError, in_force,
+    Answer, Approval, CheckpointRecord, FindingKey, LedgerEntry, LedgerFinding, LogQuery,
+    NewApproval, Scope, Store, StoreError, in_force,
 };
 use crate::Decision;
 
@@ -48,9 +48,25 @@ CREATE TABLE IF NOT EXISTS ledger (
     decided_by TEXT NOT NULL,
     detail TEXT,
     answer TEXT,
-    reason TEXT NOT NULL
+    reason TEXT NOT NULL,
+    checkpoint INTEGER
 );
 CREATE INDEX IF NOT EXISTS ledger_time ON ledger(time);
+CREATE TABLE IF NOT EXISTS checkpoints (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    time INTEGER NOT NULL,
+    project TEXT NOT NULL,
+    store TEXT NOT NULL,
+    cwd TEXT,
+    session TEXT,
+    harness TEXT,
+    command TEXT NOT NULL,
+    commit_id TEXT,
+    files INTEGER NOT NULL,
+    bytes INTEGER NOT NULL,
+    summary TEXT NOT NULL,
+    after TEXT
+);
 CREATE TABLE IF NOT EXISTS approvals (
     id INTEGER PRIMARY KEY,
     scope TEXT NOT NULL,
@@ -279,69 +295,50 @@ impl Store for SqliteStore {
     fn append(&mut self, en: &LedgerEntry) -> Result<i64, StoreError> {
         let findings =
             serde_json::to_string(&en.findings).map_err(|x| self.err("cannot encode", x))?;
-        let c = self.conn()?;
-        c.execute(
-            "INSERT INTO ledger (time, harness, session, cwd, command, decision, findings,
-                                 decided_by, detail, answer, reason)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
-            params![
-                en.time,
-                en.harness,
-                en.session,
-                en.cwd,
-                en.command,
-                en.decision.as_str(),
-                findings,
-                en.decided_by,
-                en.detail,
-                en.answer.map(|a| a.as_str()),
-                en.reason
-            ],
-        )
+        let insert = |c: &Connection| {
+            c.execute(
+                "INSERT INTO ledger (time, harness, session, cwd, command, decision, findings,
+                                     decided_by, detail, answer, reason, checkpoint)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                params![
+                    en.time,
+                    en.harness,
+                    en.session,
+                    en.cwd,
+                    en.command,
+                    en.decision.as_str(),
+                    findings,
+                    en.decided_by,
+                    en.detail,
+                    en.answer.map(|a| a.as_str()),
+                    en.reason,
+                    en.checkpoint
+                ],
+            )
+        };
+        let first = insert(self.conn()?);
+        if first.as_ref().is_err_and(no_checkpoint_column) {
+            self.add_checkpoint_column()?;
+            insert(self.conn()?)
+        } else {
+            first
+        }
         .map_err(|x| StoreError(format!("cannot append to the ledger: {x}")))?;
-        let id = c.last_insert_rowid();
+        let id = self.conn()?.last_insert_rowid();
         self.fold_wal();
         Ok(id)
     }
 
     fn query(&mut self, q: &LogQuery) -> Result<Vec<LedgerEntry>, StoreError> {
-        let c = self.conn()?;
-        let mut st = c
-            .prepare(
-                "SELECT id, time, harness, session, cwd, command, decision, findings,
-                        decided_by, detail, answer, reason
-                 FROM ledger WHERE time >= ?1 ORDER BY id",
-            )
-            .map_err(|x| StoreError(format!("cannot read the ledger: {x}")))?;
-        let rows = st
-            .query_map(params![q.since.unwrap_or(i64::MIN)], |r| {
-                let decision: String = r.get(6)?;
-                let findings: String = r.get(7)?;
-                let answer: Option<String> = r.get(10)?;
-                Ok(LedgerEntry {
-                    id: r.get(0)?,
-                    time: r.get(1)?,
-                    harness: r.get(2)?,
-                    session: r.get(3)?,
-                    cwd: r.get(4)?,
-                    command: r.get(5)?,
-                    decision: decision_of(&decision),
-                    findings: serde_json::from_str::<Vec<LedgerFinding>>(&findings)
-                        .unwrap_or_default(),
-                    decided_by: r.get(8)?,
-                    detail: r.get(9)?,
-                    answer: answer.as_deref().and_then(Answer::parse),
-                    reason: r.get(11)?,
-                })
-            })
-            .map_err(|x| StoreError(format!("cannot read the ledger: {x}")))?;
-        let mut out = Vec::new();
-        for r in rows {
-            let e = r.map_err(|x| StoreError(format!("cannot read the ledger: {x}")))?;
-            if q.accepts(&e) {
-                out.push(e);
-            }
+        let first = read_ledger(self.conn()?, q);
+        let rows = if first.as_ref().is_err_and(no_checkpoint_column) {
+            self.add_checkpoint_column()?;
+            read_ledger(self.conn()?, q)
+        } else {
+            first
         }
+        .map_err(|x| StoreError(format!("cannot read the ledger: {x}")))?;
+        let mut out: Vec<LedgerEntry> = rows.into_iter().filter(|e| q.accepts(e)).collect();
         if let Some(l) = q.limit
             && out.len() > l
         {
@@ -349,6 +346,158 @@ impl Store for SqliteStore {
         }
         Ok(out)
     }
+
+    fn add_checkpoint(&mut self, k: &CheckpointRecord) -> Result<i64, StoreError> {
+        let after = encode_after(k)?;
+        let c = self.conn()?;
+        c.execute(
+            "INSERT INTO checkpoints (time, project, store, cwd, session, harness, command,
+                                      commit_id, files, bytes, summary, after)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+            params![
+                k.time,
+                k.project,
+                k.store,
+                k.cwd,
+                k.session,
+                k.harness,
+                k.command,
+                k.commit,
+                k.files as i64,
+                k.bytes as i64,
+                k.summary,
+                after
+            ],
+        )
+        .map_err(|x| StoreError(format!("cannot add a checkpoint: {x}")))?;
+        let id = c.last_insert_rowid();
+        self.fold_wal();
+        Ok(id)
+    }
+
+    fn update_checkpoint(&mut self, k: &CheckpointRecord) -> Result<(), StoreError> {
+        let after = encode_after(k)?;
+        let n = self
+            .conn()?
+            .execute(
+                "UPDATE checkpoints SET commit_id = ?2, files = ?3, bytes = ?4, summary = ?5,
+                                        after = ?6 WHERE id = ?1",
+                params![
+                    k.id,
+                    k.commit,
+                    k.files as i64,
+                    k.bytes as i64,
+                    k.summary,
+                    after
+                ],
+            )
+            .map_err(|x| StoreError(format!("cannot update checkpoint {}: {x}", k.id)))?;
+        self.fold_wal();
+        if n == 0 {
+            return Err(StoreError(format!("there is no checkpoint {}", k.id)));
+        }
+        Ok(())
+    }
+
+    fn checkpoints(&mut self, project: Option<&str>) -> Result<Vec<CheckpointRecord>, StoreError> {
+        let c = self.conn()?;
+        let mut st = c
+            .prepare(
+                "SELECT id, time, project, store, cwd, session, harness, command, commit_id,
+                        files, bytes, summary, after
+                 FROM checkpoints WHERE ?1 IS NULL OR project = ?1 ORDER BY id",
+            )
+            .map_err(|x| StoreError(format!("cannot read checkpoints: {x}")))?;
+        let rows = st
+            .query_map(params![project], |r| {
+                let after: Option<String> = r.get(12)?;
+                Ok(CheckpointRecord {
+                    id: r.get(0)?,
+                    time: r.get(1)?,
+                    project: r.get(2)?,
+                    store: r.get(3)?,
+                    cwd: r.get(4)?,
+                    session: r.get(5)?,
+                    harness: r.get(6)?,
+                    command: r.get(7)?,
+                    commit: r.get(8)?,
+                    files: r.get::<_, i64>(9)?.max(0) as u64,
+                    bytes: r.get::<_, i64>(10)?.max(0) as u64,
+                    summary: r.get(11)?,
+                    after: after.and_then(|a| serde_json::from_str(&a).ok()),
+                })
+            })
+            .map_err(|x| StoreError(format!("cannot read checkpoints: {x}")))?;
+        rows.collect::<Result<Vec<_>, _>>()
+            .map_err(|x| StoreError(format!("cannot read checkpoints: {x}")))
+    }
+
+    fn remove_checkpoints(&mut self, ids: &[i64]) -> Result<(), StoreError> {
+        let c = self.conn()?;
+        for id in ids {
+            c.execute("DELETE FROM checkpoints WHERE id = ?1", params![id])
+                .map_err(|x| StoreError(format!("cannot remove checkpoint {id}: {x}")))?;
+        }
+        Ok(())
+    }
+}
+
+fn encode_after(k: &CheckpointRecord) -> Result<Option<String>, StoreError> {
+    k.after
+        .as_ref()
+        .map(serde_json::to_string)
+        .transpose()
+        .map_err(|x| StoreError(format!("cannot encode a checkpoint: {x}")))
+}
+
+/// A database made before the ledger linked decisions to checkpoints.
+fn no_checkpoint_column(e: &rusqlite::Error) -> bool {
+    let m = e.to_string();
+    m.contains("no such column: checkpoint") || m.contains("has no column named checkpoint")
+}
+
+impl SqliteStore {
+    /// Add the ledger's `checkpoint` column to a database made before it existed.
+    fn add_checkpoint_column(&mut self) -> Result<(), StoreError> {
+        match self
+            .conn()?
+            .execute("ALTER TABLE ledger ADD COLUMN checkpoint INTEGER", [])
+        {
+            Ok(_) => Ok(()),
+            // Another process added it first.
+            Err(x) if x.to_string().contains("duplicate column") => Ok(()),
+            Err(x) => Err(StoreError(format!("cannot upgrade the ledger: {x}"))),
+        }
+    }
+}
+
+fn read_ledger(c: &Connection, q: &LogQuery) -> rusqlite::Result<Vec<LedgerEntry>> {
+    let mut st = c.prepare(
+        "SELECT id, time, harness, session, cwd, command, decision, findings,
+                decided_by, detail, answer, reason, checkpoint
+         FROM ledger WHERE time >= ?1 ORDER BY id",
+    )?;
+    let rows = st.query_map(params![q.since.unwrap_or(i64::MIN)], |r| {
+        let decision: String = r.get(6)?;
+        let findings: String = r.get(7)?;
+        let answer: Option<String> = r.get(10)?;
+        Ok(LedgerEntry {
+            id: r.get(0)?,
+            time: r.get(1)?,
+            harness: r.get(2)?,
+            session: r.get(3)?,
+            cwd: r.get(4)?,
+            command: r.get(5)?,
+            decision: decision_of(&decision),
+            findings: serde_json::from_str::<Vec<LedgerFinding>>(&findings).unwrap_or_default(),
+            decided_by: r.get(8)?,
+            detail: r.get(9)?,
+            answer: answer.as_deref().and_then(Answer::parse),
+            reason: r.get(11)?,
+            checkpoint: r.get(12)?,
+        })
+    })?;
+    rows.collect()
 }
 
 /// Check the database for corruption (`PRAGMA integrity_check`); `Ok` when it is sound.

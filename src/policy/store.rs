@@ -163,6 +163,9 @@ pub struct LedgerEntry {
     /// The person's answer, for prompts.
     pub answer: Option<Answer>,
     pub reason: String,
+    /// The checkpoint taken before the command could run (`shellgate undo ID`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub checkpoint: Option<i64>,
 }
 
 /// A ledger query; every field narrows it.
@@ -197,6 +200,33 @@ impl LogQuery {
     }
 }
 
+/// One checkpoint in the index (its files and manifest are in the project's shadow store).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CheckpointRecord {
+    /// Assigned by the store; 0 before it is added.
+    pub id: i64,
+    /// Unix seconds.
+    pub time: i64,
+    /// The project's root directory.
+    pub project: String,
+    /// The shadow store (a bare git directory).
+    pub store: String,
+    pub cwd: Option<String>,
+    pub session: Option<String>,
+    pub harness: Option<String>,
+    pub command: String,
+    /// The checkpoint's commit in the store, once written.
+    pub commit: Option<String>,
+    /// Files and symlinks captured, and their bytes.
+    pub files: u64,
+    pub bytes: u64,
+    /// One line for people: what it holds and what it left out.
+    pub summary: String,
+    /// What the command left at each captured path once it ran (path → blob id), when a
+    /// front end saw it run; `undo` tells the command's changes from later ones by it.
+    pub after: Option<std::collections::BTreeMap<String, String>>,
+}
+
 /// A store that failed; the policy reports it and never lets it turn into allow.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
@@ -221,6 +251,22 @@ pub trait Store {
     fn append(&mut self, e: &LedgerEntry) -> Result<i64, StoreError>;
     /// Ledger entries matching `q`, oldest first.
     fn query(&mut self, q: &LogQuery) -> Result<Vec<LedgerEntry>, StoreError>;
+    /// Add a checkpoint to the index; returns its id.
+    fn add_checkpoint(&mut self, _c: &CheckpointRecord) -> Result<i64, StoreError> {
+        Err(StoreError("checkpoints are not kept here".into()))
+    }
+    /// Replace a checkpoint's record (same id).
+    fn update_checkpoint(&mut self, _c: &CheckpointRecord) -> Result<(), StoreError> {
+        Err(StoreError("checkpoints are not kept here".into()))
+    }
+    /// Checkpoints, oldest first: all, or one project's.
+    fn checkpoints(&mut self, _project: Option<&str>) -> Result<Vec<CheckpointRecord>, StoreError> {
+        Ok(Vec::new())
+    }
+    /// Remove checkpoints from the index.
+    fn remove_checkpoints(&mut self, _ids: &[i64]) -> Result<(), StoreError> {
+        Ok(())
+    }
 }
 
 /// Approvals and ledger in memory: for tests, and for one-process front ends.
@@ -228,6 +274,7 @@ pub trait Store {
 pub struct MemoryStore {
     pub approvals: Vec<Approval>,
     pub ledger: Vec<LedgerEntry>,
+    pub checkpoints: Vec<CheckpointRecord>,
     next: i64,
 }
 
@@ -304,6 +351,34 @@ impl Store for MemoryStore {
         }
         Ok(v)
     }
+    fn add_checkpoint(&mut self, c: &CheckpointRecord) -> Result<i64, StoreError> {
+        self.next += 1;
+        let mut c = c.clone();
+        c.id = self.next;
+        self.checkpoints.push(c);
+        Ok(self.next)
+    }
+    fn update_checkpoint(&mut self, c: &CheckpointRecord) -> Result<(), StoreError> {
+        match self.checkpoints.iter_mut().find(|x| x.id == c.id) {
+            Some(x) => {
+                *x = c.clone();
+                Ok(())
+            }
+            None => Err(StoreError(format!("no checkpoint {}", c.id))),
+        }
+    }
+    fn checkpoints(&mut self, project: Option<&str>) -> Result<Vec<CheckpointRecord>, StoreError> {
+        Ok(self
+            .checkpoints
+            .iter()
+            .filter(|c| project.is_none_or(|p| c.project == p))
+            .cloned()
+            .collect())
+    }
+    fn remove_checkpoints(&mut self, ids: &[i64]) -> Result<(), StoreError> {
+        self.checkpoints.retain(|c| !ids.contains(&c.id));
+        Ok(())
+    }
 }
 
 /// A store that keeps nothing: `--no-config` and pure analysis.
@@ -366,5 +441,9 @@ impl Store for NoLedger<'_> {
     }
     fn query(&mut self, q: &LogQuery) -> Result<Vec<LedgerEntry>, StoreError> {
         self.0.query(q)
+    }
+    /// Inspection takes no checkpoint, but may read them.
+    fn checkpoints(&mut self, project: Option<&str>) -> Result<Vec<CheckpointRecord>, StoreError> {
+        self.0.checkpoints(project)
     }
 }

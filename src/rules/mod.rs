@@ -214,6 +214,7 @@ pub static RULES: &[&dyn Rule] = &[
     &self_protection::gateway_detached::GatewayDetached,
     &self_protection::launchd_stop::LaunchdStop,
     &self_protection::guard_loosen::GuardLoosen,
+    &self_protection::undo_by_agent::UndoByAgent,
     &containers::lifecycle::ContainerLifecycle,
     &containers::daemon_redirect::DaemonRedirect,
     &containers::host_escape::HostEscape,

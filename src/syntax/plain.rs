@@ -24,6 +24,13 @@
 //! (`super::Builder`), so a long chain gives the same tree and the same problems.
 //! `tests/plain_lexer.rs` proves it equal to tree-sitter on every command of the corpora,
 //! on generated word and operator sequences and on long chains past the depth cut.
+//!
+//! This is no second bash lexer: quoting, substitutions and heredocs are never lexed here
+//! (their first byte is outside the word class, so the text is declined and `crate::scan`,
+//! the one text lexer, and tree-sitter see it). What the fast path reads instead is the
+//! grammar's own tokens, which `scan`'s separators do not give exactly (`;;`, `;&`, `&>`, a
+//! `>` after a word, where the grammar's tree is not bash's), and it reads them in the same
+//! single pass that builds the tree.
 
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};

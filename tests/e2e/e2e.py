@@ -11,6 +11,12 @@ The whole run happens in a fresh network namespace (``unshare -n``) holding only
 interface, so neither the harness nor anything it starts can reach another address.
 
 Usage: e2e.py --shellgate PATH --harnesses DIR [--only claude,hermes] [--record DIR]
+              [--transcripts DIR]
+
+--transcripts DIR keeps the transcripts each harness wrote (Claude Code's projects, Codex's
+rollouts, Gemini CLI's chats and logs, Hermes's session store) under
+DIR/HARNESS-SCENARIO/home/, as they lay in the scenario's home: `shellgate audit` is tested
+on them (tests/e2e/audit_transcripts.py).
 
 DIR is where tests/e2e/install-harnesses.sh put the pinned harnesses. A missing harness is
 a failure. Only outside CI, and only when SHELLGATE_E2E_SKIP_MISSING=1 is set, is it
@@ -125,6 +131,23 @@ def scene(harness, scenario, dirs=()):
     return tmp, home, work, marker, command, base_env(home)
 
 
+def installed(args, harness, scenario, env, work, binary, *flags):
+    """Set up shellgate's hook, unless the scenario runs the harness without it (`"hook":
+    False`: what an agent ran before shellgate was there, for `audit` to find)."""
+    if scenario.get("hook", True) is False:
+        return True
+    inst = run([args.shellgate, "install", harness, *flags, "--binary", binary], env, work)
+    if inst.returncode != 0:
+        print(f"    install failed: {inst.stderr}")
+    return inst.returncode == 0
+
+
+# A command shellgate asks about, run by a harness with no hook installed: its transcript
+# shows it ran (`audit`'s headline).
+UNGUARDED = {"name": "unguarded", "command": "touch MARKER; git reset --hard", "runs": True,
+             "hook": False}
+
+
 def placeholders(value, home, work):
     """`HOME/` and `WORK/` in a scenario's tool input or marker path, filled in."""
     return json.loads(json.dumps(value).replace("HOME/", home + "/").replace("WORK/", work + "/"))
@@ -165,9 +188,15 @@ def claude_turn(args, scenario):
     binary = args.shellgate
     if args.record:
         binary = recording_binary(args.shellgate, args.record, tmp, "claude")
-    inst = run([args.shellgate, "install", "claude", "--user", "--binary", binary], env, work)
-    if inst.returncode != 0:
-        return tmp, False, f"install failed: {inst.stderr}"
+    if not installed(args, "claude", scenario, env, work, binary, "--user"):
+        return tmp, False, "install failed"
+    if scenario.get("config"):
+        cfg = os.path.join(env["XDG_CONFIG_HOME"], "shellgate")
+        os.makedirs(cfg, exist_ok=True)
+        with open(os.path.join(cfg, "config.toml"), "w") as f:
+            f.write(scenario["config"])
+    if scenario.get("setup"):
+        scenario["setup"](work)
     server = Server(tmp, command, scenario.get("tool"), placeholders(scenario.get("tool_input"), home, work))
     try:
         env.update({
@@ -191,12 +220,67 @@ def claude_turn(args, scenario):
     results = [b for m in bodies(server, "messages") if isinstance(m.get("content"), list)
                for b in m["content"] if isinstance(b, dict) and b.get("type") == "tool_result"]
     ok, why = outcome(scenario, ran_marker(scenario, marker, home, work), results, server, p, "tool result")
-    if ok and not scenario["runs"] and not out.get("permission_denials"):
+    if ok and scenario.get("hook", True) and not scenario["runs"] and not out.get("permission_denials"):
         return tmp, False, "Claude reported no permission_denials"
+    if ok and scenario.get("after"):
+        ok, why = scenario["after"](args, env, work)
     return tmp, ok, why
 
 
+def tree(root):
+    """Every file, link and directory below `root`: kind, mode and content."""
+    out = {}
+    for d, dirs, files in os.walk(root):
+        for n in dirs + files:
+            p = os.path.join(d, n)
+            st = os.lstat(p)
+            rel = os.path.relpath(p, root)
+            if os.path.islink(p):
+                out[rel] = ("l", os.readlink(p))
+            elif os.path.isdir(p):
+                out[rel] = ("d", st.st_mode & 0o7777)
+            else:
+                with open(p, "rb") as f:
+                    out[rel] = ("f", st.st_mode & 0o7777, f.read())
+    return out
+
+
+BUILD_BEFORE = {}
+
+
+def make_build(work):
+    """A build directory with binary content, modes, a link and an empty directory."""
+    build = os.path.join(work, "build")
+    os.makedirs(os.path.join(build, "obj", "empty"))
+    for i in range(20):
+        with open(os.path.join(build, "obj", f"m{i}.o"), "wb") as f:
+            f.write(bytes((i * 7 + j) % 256 for j in range(4096)))
+    with open(os.path.join(build, "run.sh"), "w") as f:
+        f.write("#!/bin/sh\necho built\n")
+    os.chmod(os.path.join(build, "run.sh"), 0o755)
+    os.chmod(os.path.join(build, "obj", "m3.o"), 0o600)
+    os.symlink("obj/m1.o", os.path.join(build, "latest.o"))
+    BUILD_BEFORE[work] = tree(build)
+
+
+def undo_brings_build_back(args, env, work):
+    """The harness ran `rm -rf ./build`; `shellgate undo` must put it back byte for byte."""
+    build = os.path.join(work, "build")
+    if os.path.exists(build):
+        return False, "the harness did not run the delete (build/ is still there)"
+    u = run([args.shellgate, "undo"], env, work)
+    if u.returncode != 0:
+        return False, f"shellgate undo failed: exit {u.returncode}: {u.stdout[-400:]} {u.stderr[-400:]}"
+    if not os.path.isdir(build) or tree(build) != BUILD_BEFORE[work]:
+        return False, f"build/ was not restored byte for byte: {u.stdout[-400:]}"
+    return True, ""
+
+
 CLAUDE_SCENARIOS = [
+    # Smart mode lets a workspace delete through; shellgate checkpoints it before answering,
+    # Claude runs it, and `shellgate undo` restores the directory (issue 25).
+    {"name": "smart-delete-undo", "command": "rm -rf ./build && touch MARKER", "runs": True,
+     "config": "mode = \"smart\"\n", "setup": make_build, "after": undo_brings_build_back},
     {"name": "allow", "command": "touch MARKER", "runs": True},
     {"name": "deny", "command": "touch MARKER; mkfs.ext4 -q /dev/sdzz9", "runs": False,
      "reason": "SG1201"},
@@ -209,6 +293,7 @@ CLAUDE_SCENARIOS = [
     {"name": "write-allowed", "command": "", "tool": "Write",
      "tool_input": {"file_path": "HOME/notes.txt", "content": "hello\n"},
      "allowed_tools": "Bash,Write", "path_marker": "HOME/notes.txt", "runs": True},
+    UNGUARDED,
 ]
 
 
@@ -232,9 +317,8 @@ def codex_turn(args, scenario):
     binary = args.shellgate
     if args.record:
         binary = recording_binary(args.shellgate, args.record, tmp, "codex")
-    inst = run([args.shellgate, "install", "codex", "--user", "--binary", binary], env, work)
-    if inst.returncode != 0:
-        return tmp, False, f"install failed: {inst.stderr}"
+    if not installed(args, "codex", scenario, env, work, binary, "--user"):
+        return tmp, False, "install failed"
     server = Server(tmp, command)
     try:
         with open(os.path.join(home, ".codex", "config.toml"), "w") as f:
@@ -260,6 +344,7 @@ CODEX_SCENARIOS = [
     # Codex hooks cannot ask: shellgate's ask arrives as a deny with the reason.
     {"name": "ask-as-deny", "command": "touch MARKER; git reset --hard", "runs": False,
      "reason": "SG3301"},
+    UNGUARDED,
 ]
 
 
@@ -274,9 +359,8 @@ def gemini_turn(args, scenario):
     binary = args.shellgate
     if args.record:
         binary = recording_binary(args.shellgate, args.record, tmp, "gemini")
-    inst = run([args.shellgate, "install", "gemini", "--user", "--binary", binary], env, work)
-    if inst.returncode != 0:
-        return tmp, False, f"install failed: {inst.stderr}"
+    if not installed(args, "gemini", scenario, env, work, binary, "--user"):
+        return tmp, False, "install failed"
     server = Server(tmp, command, scenario.get("tool"), placeholders(scenario.get("tool_input"), home, work))
     try:
         env.update({
@@ -312,6 +396,7 @@ GEMINI_SCENARIOS = [
     {"name": "write-allowed", "command": "", "tool": "write_file",
      "tool_input": {"file_path": "WORK/notes.md", "content": "hi\n"},
      "path_marker": "WORK/notes.md", "runs": True},
+    UNGUARDED,
 ]
 
 
@@ -337,9 +422,8 @@ def hermes_turn(args, scenario, plugin=False):
             binary = args.shellgate
             if args.record:
                 binary = recording_binary(args.shellgate, args.record, tmp, "hermes")
-            inst = run([args.shellgate, "install", "hermes", "--binary", binary], env, work)
-            if inst.returncode != 0:
-                return tmp, False, f"install failed: {inst.stderr}"
+            if not installed(args, "hermes", scenario, env, work, binary):
+                return tmp, False, "install failed"
         env.update({
             "OPENAI_API_KEY": "sk-e2e-dummy",
             "HERMES_ACCEPT_HOOKS": "1",
@@ -372,6 +456,7 @@ HERMES_SCENARIOS = [
      "reason": "SG1201"},
     {"name": "ask-unattended", "command": "touch MARKER; git reset --hard", "runs": False,
      "reason": "SG3301"},
+    UNGUARDED,
 ]
 
 
@@ -590,6 +675,25 @@ HARNESSES = {
 }
 
 
+# Where each harness leaves its transcripts, relative to its home.
+TRANSCRIPTS = (".claude/projects", ".codex/sessions", ".gemini/tmp", ".hermes/state.db",
+               ".hermes/sessions", ".local/share/opencode/storage")
+
+
+def keep_transcripts(tmp, dest):
+    """Copy the transcripts under the scenario's home into dest/home (same layout)."""
+    home = os.path.join(tmp, "home")
+    for rel in TRANSCRIPTS:
+        src = os.path.join(home, rel)
+        out = os.path.join(dest, "home", rel)
+        if os.path.isdir(src):
+            shutil.copytree(src, out, dirs_exist_ok=True,
+                            ignore=shutil.ignore_patterns("*.sock", "bin"))
+        elif os.path.isfile(src):
+            os.makedirs(os.path.dirname(out), exist_ok=True)
+            shutil.copy2(src, out)
+
+
 def in_netns():
     """Re-run this script inside a new network namespace with only loopback up."""
     if os.environ.get("SG_E2E_IN_NETNS") == "1":
@@ -605,11 +709,14 @@ def main():
     ap.add_argument("--harnesses", required=True)
     ap.add_argument("--only", default=",".join(HARNESSES))
     ap.add_argument("--record", help="save every hook event the harnesses send into this directory")
+    ap.add_argument("--transcripts", help="keep the transcripts each harness wrote in this directory")
     args = ap.parse_args()
     args.shellgate = os.path.abspath(args.shellgate)
     args.harnesses = os.path.abspath(args.harnesses)
     if args.record:
         args.record = os.path.abspath(args.record)
+    if args.transcripts:
+        args.transcripts = os.path.abspath(args.transcripts)
     code = in_netns()
     if code is not None:
         return code
@@ -634,6 +741,8 @@ def main():
             except subprocess.TimeoutExpired as e:
                 tmp, ok, why = None, False, f"timed out: {e}"
             label = f"{name}/{sc['name']}"
+            if args.transcripts and tmp:
+                keep_transcripts(tmp, os.path.join(args.transcripts, f"{name}-{sc['name']}"))
             print(f"{'ok  ' if ok else 'FAIL'} {label} ({time.time() - t0:.1f}s){'' if ok else ': ' + why}")
             if ok:
                 passed += 1

@@ -14,16 +14,24 @@ Hermes's shell hooks send) and returns shellgate's directive:
 
 It fails closed: if shellgate cannot be found, does not answer in time, exits with an
 unexpected code or prints something that is not a directive, the call is blocked.
-Standard library only. The binary is ``$SHELLGATE_BIN``, else ``shellgate`` on ``PATH``.
+
+Where it asks: ``$SHELLGATE_BIN`` when set (that binary); else, when the ``shellgate``
+Python package is importable in Hermes's environment (``pip install shellgate``), in
+process (the same answer, no process per call); else ``shellgate`` on ``PATH``. Standard
+library only.
 """
 
 from __future__ import annotations
 
+import importlib
+import importlib.metadata
+import importlib.util
 import json
 import os
 import shutil
 import subprocess
-from typing import Any, Dict, Optional
+import sys
+from typing import Any, Dict, Optional, Tuple
 
 # The tools shellgate judges; every other tool passes untouched.
 JUDGED_TOOLS = frozenset({"terminal", "write_file", "patch"})
@@ -40,6 +48,65 @@ def _binary() -> Optional[str]:
     if configured:
         return configured if os.access(configured, os.X_OK) else None
     return shutil.which("shellgate")
+
+
+def _is_self(mod: Any) -> bool:
+    return getattr(mod, "pre_tool_call", None) is pre_tool_call
+
+
+def _load_installed() -> Any:
+    """The installed shellgate package, loaded under another name: for when this plugin
+    itself was imported as ``shellgate`` (its own tests do; Hermes imports it as
+    ``hermes_plugins.shellgate``)."""
+    name = "_shellgate_inprocess"
+    if name in sys.modules:
+        return sys.modules[name]
+    try:
+        init = importlib.metadata.distribution("shellgate").locate_file("shellgate/__init__.py")
+    except importlib.metadata.PackageNotFoundError:
+        return None
+    if not os.path.exists(str(init)):
+        return None
+    spec = importlib.util.spec_from_file_location(
+        name, str(init), submodule_search_locations=[os.path.dirname(str(init))])
+    if spec is None or spec.loader is None:
+        return None
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod
+    try:
+        spec.loader.exec_module(mod)
+    except Exception:  # noqa: BLE001 — a broken install: use the binary
+        sys.modules.pop(name, None)
+        return None
+    return mod
+
+
+def inprocess_api() -> Any:
+    """The shellgate package's in-process API when it is installed, else ``None``."""
+    try:
+        mod = importlib.import_module("shellgate")
+    except Exception:  # noqa: BLE001 — not installed (or broken): use the binary
+        mod = None
+    if mod is None or _is_self(mod):
+        mod = _load_installed()
+    return mod if mod is not None and callable(getattr(mod, "hook", None)) else None
+
+
+def _ask(event: Dict[str, Any]) -> Tuple[int, str, str]:
+    """shellgate's answer to the event: ``(exit code, stdout, stderr)`` as the binary
+    gives them; in process when the package is installed and no binary was named."""
+    if not os.environ.get("SHELLGATE_BIN"):
+        api = inprocess_api()
+        if api is not None:
+            out, err, block = api.hook("hermes-plugin", json.dumps(event, default=str),
+                                       own_binary=api.binary())
+            return (2 if block else 0), out, err
+    binary = _binary()
+    if binary is None:
+        raise LookupError("the shellgate binary was not found (set SHELLGATE_BIN or put shellgate on PATH)")
+    proc = subprocess.run([binary, "hook", "hermes-plugin"], input=json.dumps(event, default=str),
+                          capture_output=True, text=True, timeout=TIMEOUT_SECONDS)
+    return proc.returncode, proc.stdout, proc.stderr
 
 
 def _truthy(name: str) -> bool:
@@ -66,9 +133,6 @@ def decide(tool_name: str, args: Any, session_id: str = "", cwd: Optional[str] =
     """shellgate's directive for one tool call (``None`` to let it run)."""
     if tool_name not in JUDGED_TOOLS:
         return None
-    binary = _binary()
-    if binary is None:
-        return _block("the shellgate binary was not found (set SHELLGATE_BIN or put shellgate on PATH)")
     if cwd is None:
         try:
             cwd = os.getcwd()
@@ -83,19 +147,20 @@ def decide(tool_name: str, args: Any, session_id: str = "", cwd: Optional[str] =
         "extra": extra or {},
     }
     try:
-        proc = subprocess.run([binary, "hook", "hermes-plugin"], input=json.dumps(event, default=str),
-                              capture_output=True, text=True, timeout=TIMEOUT_SECONDS)
+        code, stdout, stderr = _ask(event)
+    except LookupError as exc:
+        return _block(str(exc))
     except subprocess.TimeoutExpired:
         return _block(f"shellgate did not answer within {TIMEOUT_SECONDS:g} s")
     except OSError as exc:
         return _block(f"shellgate could not be run ({exc})")
-    if proc.returncode not in (0, 2):
-        return _block(f"shellgate exited with code {proc.returncode}: {proc.stderr.strip()[:300]}")
-    out = proc.stdout.strip()
+    if code not in (0, 2):
+        return _block(f"shellgate exited with code {code}: {stderr.strip()[:300]}")
+    out = stdout.strip()
     if not out:
-        if proc.returncode == 0:
+        if code == 0:
             return None
-        return _block(proc.stderr.strip()[:500] or "shellgate blocked the call without a reason")
+        return _block(stderr.strip()[:500] or "shellgate blocked the call without a reason")
     try:
         answer = json.loads(out)
     except ValueError:

@@ -165,5 +165,54 @@ class WithTheRealBinary(unittest.TestCase):
         self.assertIn("credential", w["message"])
 
 
+class InProcess(unittest.TestCase):
+    """With the shellgate Python package installed (and no SHELLGATE_BIN), the plugin asks
+    in process: the same decisions, and no process is started."""
+
+    def setUp(self):
+        self.api = shellgate.inprocess_api()
+        if self.api is None:
+            if os.environ.get("SHELLGATE_PLUGIN_TESTS_INPROCESS") == "1":
+                self.fail("the shellgate package is not importable (SHELLGATE_PLUGIN_TESTS_INPROCESS=1)")
+            self.skipTest("the shellgate Python package is not installed")
+        self.old = os.environ.pop("SHELLGATE_BIN", None)
+        self.run_before = shellgate.subprocess.run
+
+        def no_process(*a, **k):
+            raise AssertionError("the plugin started a process although the package is installed")
+
+        shellgate.subprocess.run = no_process
+
+    def tearDown(self):
+        shellgate.subprocess.run = self.run_before
+        if self.old is not None:
+            os.environ["SHELLGATE_BIN"] = self.old
+
+    def test_in_process_decisions_match_the_binary_protocol(self):
+        self.assertEqual(shellgate.decide("terminal", {"command": "rm -rf /"}, cwd="/tmp")["action"], "block")
+        with env(HERMES_INTERACTIVE="1", HERMES_YOLO_MODE=None):
+            self.assertEqual(shellgate.decide("terminal", {"command": "git reset --hard"}, cwd="/tmp")["action"], "approve")
+        with env(HERMES_INTERACTIVE=None, HERMES_GATEWAY_SESSION=None, HERMES_YOLO_MODE=None):
+            self.assertEqual(shellgate.decide("terminal", {"command": "git reset --hard"}, cwd="/tmp")["action"], "block")
+        self.assertIsNone(shellgate.decide("terminal", {"command": "ls -la"}, cwd="/tmp"))
+        home = os.path.expanduser("~")
+        with env(HERMES_INTERACTIVE="1", HERMES_YOLO_MODE=None):
+            w = shellgate.decide("write_file", {"path": home + "/.ssh/authorized_keys", "content": "k"}, cwd="/tmp")
+        self.assertEqual(w["action"], "approve")
+
+    def test_an_in_process_failure_blocks(self):
+        real = self.api.hook
+
+        def broken(*a, **k):
+            raise RuntimeError("boom")
+
+        self.api.hook = broken
+        try:
+            d = shellgate.pre_tool_call("terminal", {"command": "ls"}, session_id="s")
+        finally:
+            self.api.hook = real
+        self.assertEqual(d["action"], "block")
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -30,7 +30,9 @@ pub(super) fn misread_newline(src: &Source, id: NodeId) -> Option<usize> {
                 .or_else(|| gaps_newline(src, &node.children))
                 .or_else(|| redirect_gaps_newline(src, &node.children))
         }
-        k::COMMAND => {
+        // `declare -g x=1` followed by a newline is read the same way: the grammar can give
+        // the next line's words to it as arguments.
+        k::COMMAND | k::DECLARATION_COMMAND => {
             if has_heredoc(src, id) {
                 return None;
             }

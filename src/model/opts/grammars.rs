@@ -179,6 +179,56 @@ pub fn find_paths(o: &super::Opts, args: &[crate::model::Word]) -> (Vec<usize>, 
     (paths, args.len())
 }
 
+/// `find` tests and options whose next word is their value (so `-name -delete` is a
+/// pattern, not an action).
+pub fn find_takes_value(t: &str) -> bool {
+    matches!(
+        t,
+        "-name"
+            | "-iname"
+            | "-path"
+            | "-ipath"
+            | "-wholename"
+            | "-iwholename"
+            | "-regex"
+            | "-iregex"
+            | "-lname"
+            | "-ilname"
+            | "-type"
+            | "-xtype"
+            | "-user"
+            | "-group"
+            | "-uid"
+            | "-gid"
+            | "-perm"
+            | "-size"
+            | "-mtime"
+            | "-atime"
+            | "-ctime"
+            | "-mmin"
+            | "-amin"
+            | "-cmin"
+            | "-newer"
+            | "-anewer"
+            | "-cnewer"
+            | "-samefile"
+            | "-inum"
+            | "-links"
+            | "-maxdepth"
+            | "-mindepth"
+            | "-fstype"
+            | "-printf"
+            | "-fprint"
+            | "-fprint0"
+            | "-fprintf"
+            | "-fls"
+            | "-regextype"
+            | "-context"
+            | "-used"
+            | "-files0-from"
+    )
+}
+
 // --- network and copies -----------------------------------------------------------------
 
 /// `curl` (long names exact: curl does not resolve abbreviations).
@@ -2422,6 +2472,23 @@ static SG_LOG: Grammar = Grammar {
     ..Grammar::GNU
 };
 
+static SG_AUDIT: Grammar = Grammar {
+    longs: &[
+        value("since"),
+        value("html"),
+        value("home"),
+        value("config"),
+        value("mode"),
+        flag("json"),
+        flag("jsonl"),
+        flag("no-config"),
+        flag("progress"),
+        flag("help"),
+    ],
+    abbreviate: false,
+    ..Grammar::GNU
+};
+
 static SG_APPROVALS_LIST: Grammar = Grammar {
     longs: &[
         value("config"),
@@ -2452,6 +2519,40 @@ static SG_APPROVALS_SUGGEST: Grammar = Grammar {
         value("min-count"),
         value("apply"),
         flag("json"),
+        flag("help"),
+    ],
+    abbreviate: false,
+    ..Grammar::GNU
+};
+
+static SG_CHECKPOINTS_LIST: Grammar = Grammar {
+    longs: &[value("config"), flag("json"), flag("help")],
+    abbreviate: false,
+    ..Grammar::GNU
+};
+
+static SG_CHECKPOINTS: Grammar = Grammar {
+    longs: &[value("config"), flag("json"), flag("help")],
+    abbreviate: false,
+    subcommands: &[
+        Sub {
+            names: &["list"],
+            grammar: &SG_CHECKPOINTS_LIST,
+        },
+        Sub {
+            names: &["help"],
+            grammar: &SG_HELP,
+        },
+    ],
+    ..Grammar::GNU
+};
+
+/// `shellgate undo [ID] [--dry-run] [--force]`.
+pub static SG_UNDO: Grammar = Grammar {
+    longs: &[
+        value("config"),
+        flag("dry-run"),
+        flag("force"),
         flag("help"),
     ],
     abbreviate: false,
@@ -2576,6 +2677,10 @@ pub static SHELLGATE: Grammar = Grammar {
             grammar: &SG_APPROVALS,
         },
         Sub {
+            names: &["audit"],
+            grammar: &SG_AUDIT,
+        },
+        Sub {
             names: &["config"],
             grammar: &SG_CONFIG,
         },
@@ -2586,6 +2691,14 @@ pub static SHELLGATE: Grammar = Grammar {
         Sub {
             names: &["install", "uninstall"],
             grammar: &SG_INSTALL,
+        },
+        Sub {
+            names: &["checkpoints"],
+            grammar: &SG_CHECKPOINTS,
+        },
+        Sub {
+            names: &["undo"],
+            grammar: &SG_UNDO,
         },
         Sub {
             names: &["help"],

@@ -192,6 +192,7 @@ pub const CATALOG: &[Entry] = &[
     row(Home, ".config/fish", Is(ShellStartup), None),
     row(Home, "Library/LaunchAgents", Is(ShellStartup), None),
     row(Home, ".config/shellgate", Is(Guard), None),
+    // The ledger and approvals (`state.db`) and the checkpoint stores (`checkpoints/`).
     row(Home, ".local/state/shellgate", Is(Guard), None),
     row(Home, ".local/share/shellgate", Is(Guard), None),
     // Agent harnesses: Hermes's home holds its config, keys, plugins and hooks.
@@ -486,6 +487,11 @@ mod tests {
             ),
             ("/home/user/.config/shellgate/config.toml", Guard, false),
             ("/home/user/.local/state/shellgate/state.json", Guard, false),
+            (
+                "/home/user/.local/state/shellgate/checkpoints/p-0123/objects/pack",
+                Guard,
+                false,
+            ),
             ("/root/.local/share/shellgate/ledger.db", Guard, false),
             ("/home/user/project/shellgate.toml", Guard, false),
             ("/tmp/x", Temp, false),

@@ -1,6 +1,7 @@
 //! SG2003: `find ... -delete`, and `rm` run by `find -exec`/`-execdir`/`-ok`.
 
 use crate::declare_rule;
+use crate::model::opts::grammars::find_takes_value;
 use crate::model::{Command, OriginKind};
 use crate::rules::util::route;
 use crate::rules::{Cx, Finding, Rule};
@@ -73,7 +74,7 @@ impl Rule for FindDelete {
                         );
                         return;
                     }
-                    _ if takes_value(&t) => i += 2,
+                    _ if find_takes_value(&t) => i += 2,
                     _ => i += 1,
                 }
             }
@@ -96,53 +97,4 @@ impl Rule for FindDelete {
             out.push(f);
         }
     }
-}
-
-/// find tests and options whose next word is a value (so `-name -delete` is a pattern).
-fn takes_value(t: &str) -> bool {
-    matches!(
-        t,
-        "-name"
-            | "-iname"
-            | "-path"
-            | "-ipath"
-            | "-wholename"
-            | "-iwholename"
-            | "-regex"
-            | "-iregex"
-            | "-lname"
-            | "-ilname"
-            | "-type"
-            | "-xtype"
-            | "-user"
-            | "-group"
-            | "-uid"
-            | "-gid"
-            | "-perm"
-            | "-size"
-            | "-mtime"
-            | "-atime"
-            | "-ctime"
-            | "-mmin"
-            | "-amin"
-            | "-cmin"
-            | "-newer"
-            | "-anewer"
-            | "-cnewer"
-            | "-samefile"
-            | "-inum"
-            | "-links"
-            | "-maxdepth"
-            | "-mindepth"
-            | "-fstype"
-            | "-printf"
-            | "-fprint"
-            | "-fprint0"
-            | "-fprintf"
-            | "-fls"
-            | "-regextype"
-            | "-context"
-            | "-used"
-            | "-files0-from"
-    )
 }

@@ -1,11 +1,13 @@
 //! Self-protection rules: commands that stop or restart the agent's own harness (the
-//! Hermes gateway, or the agent CLI processes themselves).
+//! Hermes gateway, or the agent CLI processes themselves), and shellgate's own commands
+//! that loosen the guard or roll files back (`undo`).
 
 pub mod gateway_detached;
 pub mod gateway_stop;
 pub mod guard_loosen;
 pub mod kill_harness;
 pub mod launchd_stop;
+pub mod undo_by_agent;
 
 use crate::model::{Command, UNKNOWN_TEXT, Word};
 

@@ -2,6 +2,7 @@
 //! credential, startup, cron, env, Hermes or shellgate path.
 
 use crate::declare_rule;
+use crate::model::affected::copy_dest;
 use crate::model::opts::value_word;
 use crate::model::paths::PathClass;
 use crate::model::{Command, Word};
@@ -79,21 +80,7 @@ fn destinations(cmd: &Command) -> Vec<Word> {
     let o = &cmd.opts;
     let operands = o.operand_words(args);
     match name {
-        "cp" | "mv" | "install" | "ln" => {
-            if let Some(t) = o.value_of(args, &["t", "target-directory"]) {
-                return vec![t];
-            }
-            if name == "install" && o.short('d') {
-                return Vec::new();
-            }
-            if operands.len() < 2 {
-                return Vec::new();
-            }
-            operands
-                .last()
-                .map(|w| vec![(*w).clone()])
-                .unwrap_or_default()
-        }
+        "cp" | "mv" | "install" | "ln" => copy_dest(cmd).map(|d| vec![d.dest]).unwrap_or_default(),
         "rsync" | "scp" => match operands.last() {
             Some(w)
                 if operands.len() >= 2

@@ -1,8 +1,9 @@
 //! SG5003: `sed -i`, `perl -i` or `ruby -i` editing a sensitive file in place.
 
 use crate::declare_rule;
+use crate::model::Command;
+use crate::model::affected::in_place_files;
 use crate::model::paths::PathClass;
-use crate::model::{Command, Word};
 use crate::rules::util::protected_word;
 use crate::rules::util::route;
 use crate::rules::{Cx, Finding, Rule};
@@ -52,32 +53,6 @@ declare_rule! {
 
 /// (in-place?, long flag?, file operands), read with sed's grammar: the first operand is
 /// the script unless `-e`/`-f` gave it.
-fn sed_files(cmd: &Command) -> (bool, bool, Vec<&Word>) {
-    let o = &cmd.opts;
-    let long = o.long("in-place");
-    let inplace = long || o.short('i');
-    let script_given = o
-        .all()
-        .any(|x| matches!(x.name.as_str(), "e" | "f" | "expression" | "file"));
-    let mut ops = o.operand_words(cmd.args());
-    if !script_given && !ops.is_empty() {
-        ops.remove(0);
-    }
-    (inplace, long, ops)
-}
-
-/// (in-place?, file operands) of `perl`/`ruby`, read with their grammars: the first operand
-/// is the script unless `-e`/`-E` gave the code.
-fn interp_files(cmd: &Command) -> (bool, Vec<&Word>) {
-    let o = &cmd.opts;
-    let code_given = o.short('e') || (cmd.is("perl") && o.short('E'));
-    let mut ops = o.operand_words(cmd.args());
-    if !code_given && !ops.is_empty() {
-        ops.remove(0);
-    }
-    (o.short('i'), ops)
-}
-
 fn key(s: PathClass, long: bool, interp: bool) -> &'static str {
     match (s, long, interp) {
         (PathClass::HarnessConfig, _, true) => InPlaceEditSensitive::HERMES_INTERP,
@@ -94,12 +69,7 @@ fn key(s: PathClass, long: bool, interp: bool) -> &'static str {
 impl Rule for InPlaceEditSensitive {
     fn check_command(&self, cx: &Cx, cmd: &Command, out: &mut Vec<Finding>) {
         let interp = cmd.is("perl") || cmd.is("ruby");
-        let (inplace, long, files) = if interp {
-            let (i, f) = interp_files(cmd);
-            (i, false, f)
-        } else {
-            sed_files(cmd)
-        };
+        let (inplace, long, files) = in_place_files(cmd);
         if !inplace {
             return;
         }

@@ -4,8 +4,8 @@
 
 use serde::Serialize;
 
-use shellgate::model::{OriginKind, WordNote};
-use shellgate::text::{display_text, quote};
+use crate::model::{OriginKind, WordNote};
+use crate::text::{display_text, quote};
 
 /// One step of the evidence chain behind a finding.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

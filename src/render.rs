@@ -1,17 +1,18 @@
-//! All human-readable rendering of the CLI: `explain` reports, span underlines, the lowered
-//! model, the rule catalog and rule docs. Kept in one place so every subcommand looks alike
-//! and colour handling lives in one spot; the other modules build data, this one prints it.
+//! All human-readable rendering, into strings: `explain` reports, span underlines, the
+//! lowered model, the rule catalog and rule docs. Kept in one place so every subcommand (and
+//! the Python API's `explain`) looks alike and colour handling lives in one spot; the other
+//! modules build data, this one renders it, and only `src/cli/` prints.
 
 use std::fmt::{self, Write};
 
-pub use shellgate::text::display;
-use shellgate::text::{clip, display_text, display_width, quote};
+pub use crate::text::display;
+use crate::text::{clip, display_text, display_width, quote};
 
-use shellgate::rules::RuleMeta;
-use shellgate::{Decision, Finding, Severity, Span};
+use crate::rules::RuleMeta;
+use crate::{Decision, Finding, Severity, Span};
 
-use super::evidence::{Evidence, evidence_sentence};
-use super::report::Report;
+use crate::evidence::{Evidence, evidence_sentence};
+use crate::report::Report;
 
 /// Whether to emit ANSI colour escapes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -19,30 +20,9 @@ pub struct Style {
     pub color: bool,
 }
 
-/// The `--color` choice.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum ColorChoice {
-    /// Colour when stdout is a terminal and `NO_COLOR` is unset or empty.
-    Auto,
-    /// Always colour, even into pipes and when `NO_COLOR` is set.
-    Always,
-    /// Never colour.
-    Never,
-}
-
 impl Style {
-    /// Resolve `--color` against the environment. An explicit `always` wins over `NO_COLOR`
-    /// because the user asked for it on this very command line.
-    pub fn resolve(choice: ColorChoice) -> Style {
-        use std::io::IsTerminal;
-        let color = match choice {
-            ColorChoice::Always => true,
-            ColorChoice::Never => false,
-            ColorChoice::Auto => {
-                let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-                !no_color && std::io::stdout().is_terminal()
-            }
-        };
+    /// Colour when `color` is true: the caller resolves `--color` and `NO_COLOR`.
+    pub fn new(color: bool) -> Style {
         Style { color }
     }
 
@@ -123,8 +103,8 @@ fn write_check(out: &mut impl Write, decision: Decision, findings: &[Finding]) -
 
 /// `check`'s text form of a policy verdict: as [`write_check`] with the policy's decision, plus a
 /// `policy:` line when the policy (not the findings alone) decided it.
-pub fn check_verdict(v: &shellgate::policy::Verdict) -> String {
-    use shellgate::policy::DecidedBy;
+pub fn check_verdict(v: &crate::policy::Verdict) -> String {
+    use crate::policy::DecidedBy;
     render(|out| {
         write_check(out, v.decision, &v.findings)?;
         if !matches!(
@@ -139,8 +119,8 @@ pub fn check_verdict(v: &shellgate::policy::Verdict) -> String {
 
 /// `explain`'s closing line on the policy: the mode and what decided, when the policy (not
 /// the findings alone) decided it.
-pub fn policy_line(v: &shellgate::policy::Verdict) -> String {
-    use shellgate::policy::DecidedBy;
+pub fn policy_line(v: &crate::policy::Verdict) -> String {
+    use crate::policy::DecidedBy;
     if matches!(
         v.decided_by,
         DecidedBy::Rule { .. } | DecidedBy::NoFindings | DecidedBy::Ask
@@ -557,10 +537,10 @@ mod tests {
 
         #[test]
         fn explain_renders_any_command(cmd in "[a-z $'\"\\\\|&;(){}<>\n~*=/-]{0,40}") {
-            use shellgate::policy::{self, LoadedConfig, NullStore, Request};
-            let req = Request::new(cmd, shellgate::Context::fixture());
+            use crate::policy::{self, LoadedConfig, NullStore, Request};
+            let req = Request::new(cmd, crate::Context::fixture());
             let v = policy::evaluate(&req, &LoadedConfig::default(), &mut NullStore);
-            let r = super::super::report::report(&v, Some("/home/user/project"));
+            let r = crate::report::report(&v, Some("/home/user/project"));
             let style = Style { color: true };
             let text = explain(&r, &style);
             let head = style.decision(v.decision);

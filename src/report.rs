@@ -1,15 +1,15 @@
 //! The `explain` report: every finding with its spans into the original text and the
 //! evidence chain behind it (decoded words, expanded variables, peeled wrappers, nested
-//! code, graph paths). Built once; `render` prints it and `--json` serialises it.
+//! code, graph paths). Built once; [`crate::render`] renders it and `--json` serialises it.
 
 use serde::Serialize;
 
-use super::evidence::{Evidence, evidence_sentence};
+use crate::evidence::{Evidence, evidence_sentence};
 
-use shellgate::model::{Command, OriginKind, Script, Word, WordNote};
-use shellgate::policy::Verdict;
-use shellgate::rules::Category;
-use shellgate::{Analysis, Decision, Finding, Severity};
+use crate::model::{Command, OriginKind, Script, Word, WordNote};
+use crate::policy::Verdict;
+use crate::rules::Category;
+use crate::{Analysis, Decision, Finding, Severity};
 
 /// One finding as `explain` reports it.
 #[derive(Debug, Serialize)]
@@ -147,7 +147,7 @@ fn command_evidence(c: &Command, start: Option<&str>, out: &mut Vec<Evidence>) {
             // `/tmp/*` are matched wherever they point.
             let relative = matches!(
                 w.pieces.first(),
-                Some(shellgate::model::Piece::Lit { text, .. }) if !text.starts_with('/')
+                Some(crate::model::Piece::Lit { text, .. }) if !text.starts_with('/')
             );
             out.push(Evidence::Glob {
                 word: w.raw.clone(),
@@ -170,7 +170,7 @@ fn ancestors<'a>(script: &'a Script, c: &Command) -> Vec<Option<&'a Command>> {
     (0..steps.len())
         .map(|k| {
             let step = &steps[k];
-            let covers = |s: shellgate::Span| s.start <= step.span.start && s.end >= step.span.end;
+            let covers = |s: crate::Span| s.start <= step.span.start && s.end >= step.span.end;
             script.commands.iter().find(|d| {
                 d.id != c.id
                     && d.origin.steps.as_slice() == &steps[..k]
@@ -189,7 +189,7 @@ const MAX_FLOW_NODES: usize = 256;
 
 /// Every dataflow path into a code-executing sink, computed once per report (each search
 /// walks the whole graph), or none when the graph is too large to search.
-fn sink_paths(a: &Analysis) -> Vec<shellgate::graph::FlowPath> {
+fn sink_paths(a: &Analysis) -> Vec<crate::graph::FlowPath> {
     if a.flow.graph.node_count() > MAX_FLOW_NODES {
         return Vec::new();
     }
@@ -197,7 +197,7 @@ fn sink_paths(a: &Analysis) -> Vec<shellgate::graph::FlowPath> {
 }
 
 /// The longest dataflow path that ends in command `sink` (`echo →pipe→ base64 →pipe→ sh`).
-fn flow_into(a: &Analysis, paths: &[shellgate::graph::FlowPath], sink: &Command) -> Option<String> {
+fn flow_into(a: &Analysis, paths: &[crate::graph::FlowPath], sink: &Command) -> Option<String> {
     paths
         .iter()
         .filter(|p| {
@@ -211,7 +211,7 @@ fn flow_into(a: &Analysis, paths: &[shellgate::graph::FlowPath], sink: &Command)
 
 fn evidence_for(
     a: &Analysis,
-    paths: &[shellgate::graph::FlowPath],
+    paths: &[crate::graph::FlowPath],
     f: &Finding,
     start: Option<&str>,
 ) -> Vec<Evidence> {
