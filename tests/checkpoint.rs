@@ -539,7 +539,7 @@ fn retention_drops_old_checkpoints_and_their_data() {
     f.checkpoint("rm other.bin", 2);
     let d = Instant::now() + Duration::from_secs(30);
     let before = shadow.size();
-    shadow.drop_checkpoints(&[1], d).unwrap();
+    shadow.drop_then(&[1], 1, d).unwrap();
     assert!(shadow.manifest(1, d).is_err(), "checkpoint 1 is gone");
     assert!(shadow.manifest(2, d).is_ok(), "checkpoint 2 is kept");
     assert!(

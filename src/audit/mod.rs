@@ -151,18 +151,32 @@ pub fn refusal(text: &str) -> bool {
 /// judge (reads, searches, web fetches).
 pub fn action_of(harness: Harness, tool: &str, input: &Value, cwd: Option<&str>) -> Option<Ask> {
     let event_name = match harness {
-        Harness::Claude | Harness::Codex => "PreToolUse",
+        Harness::Claude | Harness::Codex | Harness::Qwen | Harness::Crush | Harness::Amp => {
+            "PreToolUse"
+        }
         Harness::Gemini => "BeforeTool",
         Harness::Copilot => "preToolUse",
         Harness::Hermes | Harness::HermesPlugin => "pre_tool_call",
+        Harness::OpenCode => "tool.execute.before",
+        Harness::Pi => "tool_call",
+        Harness::Cursor if tool == "Shell" => "beforeShellExecution",
+        Harness::Cursor => "preToolUse",
     };
+    // One object carries every adapter's field names (Crush's `event`, OpenCode's `tool` and
+    // `args`, Pi's `input`, Cursor's top-level `command`).
     let ev = serde_json::json!({
         "hook_event_name": event_name,
+        "event": event_name,
         "tool_name": tool,
         "toolName": tool,
+        "tool": tool,
         "tool_input": input,
         "toolArgs": input.to_string(),
+        "args": input,
+        "input": input,
+        "command": input.get("command"),
         "cwd": cwd.unwrap_or(""),
+        "directory": cwd.unwrap_or(""),
         "session_id": "",
     });
     match crate::hooks::parse(harness, &ev).ok()?.action {

@@ -217,6 +217,13 @@ impl Shadow {
 
     /// Delete checkpoints `ids` from the store and drop what only they held.
     pub fn drop_checkpoints(&self, ids: &[i64], deadline: Instant) -> Result<(), String> {
+        self.drop_then(ids, RECLAIM_EVERY, deadline)
+    }
+
+    /// Delete checkpoints `ids`, and reclaim their space once `every` checkpoints were
+    /// dropped since the last time (a repack copies the whole store: amortised, it stays out
+    /// of most hooks' way). A reclaim the deadline cuts short leaves the store as it was.
+    pub fn drop_then(&self, ids: &[i64], every: usize, deadline: Instant) -> Result<(), String> {
         if ids.is_empty() || !self.dir.join("HEAD").exists() {
             return Ok(());
         }
@@ -234,14 +241,26 @@ impl Shadow {
             deadline,
         )
         .map_err(|e| e.to_string())?;
+        let counter = self.dir.join("shellgate-dropped");
+        let dropped = std::fs::read_to_string(&counter)
+            .ok()
+            .and_then(|s| s.trim().parse::<usize>().ok())
+            .unwrap_or(0)
+            + ids.len();
+        if dropped < every {
+            let _ = std::fs::write(&counter, format!("{dropped}\n"));
+            return Ok(());
+        }
+        // No delta search (`--window=0`): the repack only copies what is still referenced.
         // Small imports are stored as loose objects (fast-import's unpack limit), which a
         // repack leaves behind: the lock keeps writers out while they are pruned.
         for args in [
-            &["repack", "-a", "-d", "-q"][..],
+            &["repack", "-a", "-d", "-q", "--window=0"][..],
             &["prune", "--expire=now"][..],
         ] {
             self.git(args, deadline).map_err(|e| e.to_string())?;
         }
+        let _ = std::fs::write(&counter, "0\n");
         Ok(())
     }
 
@@ -264,6 +283,9 @@ impl Shadow {
         total
     }
 }
+
+/// Checkpoints dropped between two reclaims of the store's space.
+pub const RECLAIM_EVERY: usize = 5;
 
 /// The ref of checkpoint `id`.
 pub fn reference(id: i64) -> String {

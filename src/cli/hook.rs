@@ -25,6 +25,16 @@ pub(crate) enum HarnessArg {
     Hermes,
     /// The protocol of the Hermes plugin in `integrations/hermes/`.
     HermesPlugin,
+    Qwen,
+    Crush,
+    /// The protocol of the OpenCode plugin in `integrations/opencode/`.
+    #[value(name = "opencode")]
+    OpenCode,
+    /// The protocol of the Pi extension in `integrations/pi/`.
+    Pi,
+    /// Amp's permission delegation (Amp runs `shellgate` itself with no arguments).
+    Amp,
+    Cursor,
 }
 
 impl HarnessArg {
@@ -36,6 +46,12 @@ impl HarnessArg {
             HarnessArg::Copilot => Harness::Copilot,
             HarnessArg::Hermes => Harness::Hermes,
             HarnessArg::HermesPlugin => Harness::HermesPlugin,
+            HarnessArg::Qwen => Harness::Qwen,
+            HarnessArg::Crush => Harness::Crush,
+            HarnessArg::OpenCode => Harness::OpenCode,
+            HarnessArg::Pi => Harness::Pi,
+            HarnessArg::Amp => Harness::Amp,
+            HarnessArg::Cursor => Harness::Cursor,
         }
     }
 }
@@ -60,6 +76,20 @@ pub(crate) fn exact_args(mut args: impl Iterator<Item = std::ffi::OsString>) -> 
     }
     let harness = HarnessArg::from_str(name.to_str()?, false).ok()?;
     Some(HookArgs { harness })
+}
+
+/// Amp runs the program of a delegating permission rule with no arguments, the tool's
+/// name in `AGENT_TOOL_NAME` and `AGENT=amp` (`shellgate install amp`). Only that exact
+/// call is Amp's hook; `shellgate` with no arguments anywhere else prints its usage.
+pub(crate) fn amp_delegate(
+    mut args: impl Iterator<Item = std::ffi::OsString>,
+    var: impl Fn(&str) -> Option<String>,
+) -> Option<HookArgs> {
+    let called_by_amp = var("AGENT").as_deref() == Some("amp")
+        && var("AGENT_TOOL_NAME").is_some_and(|t| !t.is_empty());
+    (args.next().is_none() && called_by_amp).then_some(HookArgs {
+        harness: HarnessArg::Amp,
+    })
 }
 
 /// The deadline from `SHELLGATE_HOOK_DEADLINE_MS` (for tests), else the default.
@@ -89,6 +119,13 @@ pub(crate) fn respond(harness: Harness, limit: Duration) -> Reply {
         .spawn(move || {
             let reply = match read_stdin() {
                 Ok(bytes) => {
+                    let bytes = match harness {
+                        Harness::Amp => shellgate::hooks::amp::envelope(
+                            std::env::var("AGENT_TOOL_NAME").ok().as_deref(),
+                            bytes,
+                        ),
+                        _ => bytes,
+                    };
                     let mut env = HookEnv::from_process();
                     env.deadline = Some(started + limit);
                     handle(harness, &bytes, &|ev| judge(harness, ev, &env))
@@ -130,6 +167,8 @@ pub(crate) fn emit(reply: &Reply) -> i32 {
     let _ = std::io::stderr().write_all(reply.stderr.as_bytes());
     if reply.block || (!wrote && !reply.stdout.is_empty()) {
         super::EXIT_DENY
+    } else if reply.ask {
+        super::EXIT_ASK
     } else {
         super::EXIT_ALLOW
     }
@@ -157,6 +196,7 @@ mod tests {
             exact(&["hook", "hermes-plugin"]),
             Some(Harness::HermesPlugin)
         );
+        assert_eq!(exact(&["hook", "opencode"]), Some(Harness::OpenCode));
         for args in [
             &["hook"][..],
             &["hook", "--help"],
@@ -168,5 +208,24 @@ mod tests {
         ] {
             assert_eq!(exact(args), None, "{args:?}");
         }
+    }
+
+    #[test]
+    fn only_a_bare_call_from_amp_is_the_amp_hook() {
+        let amp = |k: &str| match k {
+            "AGENT" => Some("amp".to_string()),
+            "AGENT_TOOL_NAME" => Some("Bash".to_string()),
+            _ => None,
+        };
+        let none: [std::ffi::OsString; 0] = [];
+        let is_amp = |a: Option<HookArgs>| a.map(|a| a.harness.harness()) == Some(Harness::Amp);
+        assert!(is_amp(amp_delegate(none.clone().into_iter(), amp)));
+        assert!(!is_amp(amp_delegate(
+            [std::ffi::OsString::from("check")].into_iter(),
+            amp
+        )));
+        assert!(!is_amp(amp_delegate(none.clone().into_iter(), |_| None)));
+        assert!(!is_amp(amp_delegate(none.into_iter(), |k| (k == "AGENT")
+            .then(|| "amp".to_string()))));
     }
 }

@@ -15,7 +15,8 @@ use shellgate::hooks::install::{
 
 #[derive(Args, Debug)]
 pub(super) struct InstallArgs {
-    /// The harness to hook: claude, codex, gemini, copilot or hermes.
+    /// The harness to hook: claude, codex, gemini, copilot, hermes, qwen, crush, opencode, pi,
+    /// amp or cursor.
     #[arg(value_enum)]
     harness: HarnessArg,
     /// Edit the user's own settings (the default, except for Copilot).

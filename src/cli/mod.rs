@@ -98,18 +98,21 @@ enum Cmd {
     /// Import a Hermes Agent config, or show the config in effect.
     Config(config_cmd::ConfigArgs),
     /// Answer one harness hook event on stdin (Claude Code, Codex, Gemini CLI, Copilot CLI,
-    /// Hermes) in that harness's protocol.
+    /// Hermes, Qwen Code, Crush, OpenCode, Pi, Amp, Cursor) in that harness's protocol.
     ///
     /// Exit codes follow the harness: 0 with the decision on stdout (or no output for
-    /// allow), 2 for a block the harness reads from the exit status. Never any other code,
-    /// because most harnesses run the tool when a hook fails.
+    /// allow), 2 for a block the harness reads from the exit status, and 1 for an ask in
+    /// Amp's delegate protocol only. Never any other code, because most harnesses run the
+    /// tool when a hook fails.
     Hook(hook::HookArgs),
     /// Add shellgate's hook to a harness's settings (merged, backed up, idempotent).
     ///
     /// Files: Claude `~/.claude/settings.json` (or `.claude/settings.json` with
     /// --project), Codex `~/.codex/hooks.json`, Gemini `~/.gemini/settings.json`, Copilot
-    /// `.github/hooks/shellgate.json`, Hermes `$HERMES_HOME/config.yaml`. A file that does
-    /// not parse is never overwritten.
+    /// `.github/hooks/shellgate.json`, Hermes `$HERMES_HOME/config.yaml`, Qwen Code
+    /// `~/.qwen/settings.json`, Crush `~/.config/crush/crush.json`, Cursor
+    /// `~/.cursor/hooks.json`, Amp `~/.config/amp/settings.json`, and the OpenCode and Pi
+    /// plugin files. A file that does not parse is never overwritten.
     #[command(after_help = INSTALL_EXIT_CODES)]
     Install(install::InstallArgs),
     /// Remove shellgate's hook from a harness's settings, leaving everything else as it was.
@@ -130,6 +133,9 @@ enum Cmd {
 /// Run the CLI; returns the process exit code.
 pub(crate) fn main() -> i32 {
     if let Some(a) = hook::exact_args(std::env::args_os().skip(1)) {
+        return hook::run(a);
+    }
+    if let Some(a) = hook::amp_delegate(std::env::args_os().skip(1), |k| std::env::var(k).ok()) {
         return hook::run(a);
     }
     let cli = match Cli::try_parse() {

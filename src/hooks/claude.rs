@@ -45,7 +45,7 @@ pub fn parse(v: &Value) -> Result<Event, HookError> {
     Ok(Event::named_as_claude(v, event, tool, action))
 }
 
-fn decision_json(decision: &str, reason: &str) -> String {
+pub(crate) fn decision_json(decision: &str, reason: &str) -> String {
     json!({
         "hookSpecificOutput": {
             "hookEventName": "PreToolUse",

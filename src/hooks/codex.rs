@@ -5,18 +5,12 @@
 
 use serde_json::{Value, json};
 
-use super::{Action, Event, HookError, Reply, Verdict, by_decision, command_of, patch, str_field};
+use super::{
+    Action, Event, HookError, Reply, Verdict, by_decision, command_of, named_tool_event, patch,
+};
 
 pub fn parse(v: &Value) -> Result<Event, HookError> {
-    let event = str_field(v, "hook_event_name")
-        .ok_or_else(|| HookError::Malformed("the event has no hook_event_name".into()))?;
-    if event != "PreToolUse" {
-        return Err(HookError::Malformed(format!(
-            "unexpected hook event {event:?}; shellgate handles PreToolUse"
-        )));
-    }
-    let tool = str_field(v, "tool_name")
-        .ok_or_else(|| HookError::Malformed("the event has no tool_name".into()))?;
+    let (event, tool) = named_tool_event(v, "PreToolUse")?;
     let input = v.get("tool_input");
     let action = match tool {
         // Codex names every shell-like tool `Bash` in hook input.

@@ -5,22 +5,15 @@
 use serde_json::{Value, json};
 
 use super::{
-    Action, Event, HookError, Reply, Verdict, by_decision, command_of, paths_of, str_field,
+    Action, Event, HookError, Reply, Verdict, by_decision, command_of, joined_cwd,
+    named_tool_event, paths_of, str_field,
 };
 
 const FILE_TOOLS: &[(&str, &[&str])] =
     &[("write_file", &["file_path"]), ("replace", &["file_path"])];
 
 pub fn parse(v: &Value) -> Result<Event, HookError> {
-    let event = str_field(v, "hook_event_name")
-        .ok_or_else(|| HookError::Malformed("the event has no hook_event_name".into()))?;
-    if event != "BeforeTool" {
-        return Err(HookError::Malformed(format!(
-            "unexpected hook event {event:?}; shellgate handles BeforeTool"
-        )));
-    }
-    let tool = str_field(v, "tool_name")
-        .ok_or_else(|| HookError::Malformed("the event has no tool_name".into()))?;
+    let (event, tool) = named_tool_event(v, "BeforeTool")?;
     let input = v.get("tool_input");
     let action = if tool == "run_shell_command" {
         Action::Shell {
@@ -34,12 +27,10 @@ pub fn parse(v: &Value) -> Result<Event, HookError> {
         Action::PassThrough
     };
     // `run_shell_command` may carry its own directory (`dir_path`) relative to the project.
-    let cwd = str_field(v, "cwd").map(str::to_string);
-    let cwd = match (input.and_then(|i| str_field(i, "dir_path")), &cwd) {
-        (Some(d), _) if d.starts_with('/') => Some(d.to_string()),
-        (Some(d), Some(c)) => Some(format!("{}/{d}", c.trim_end_matches('/'))),
-        _ => cwd,
-    };
+    let cwd = joined_cwd(
+        input.and_then(|i| str_field(i, "dir_path")),
+        str_field(v, "cwd"),
+    );
     Ok(Event {
         event: event.to_string(),
         tool: tool.to_string(),
@@ -49,7 +40,8 @@ pub fn parse(v: &Value) -> Result<Event, HookError> {
     })
 }
 
-fn deny_json(reason: &str) -> String {
+/// `{"decision": "deny", "reason"}`, Crush's deny too.
+pub(crate) fn deny_json(reason: &str) -> String {
     json!({"decision": "deny", "reason": reason}).to_string() + "\n"
 }
 

@@ -66,6 +66,7 @@ fn block(reason: &str) -> Reply {
         stdout: json!({"decision": "block", "reason": reason}).to_string() + "\n",
         stderr: format!("{reason}\n"),
         block: true,
+        ask: false,
     }
 }
 

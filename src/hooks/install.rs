@@ -9,6 +9,8 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 
 use super::Harness;
+use super::install_amp as amp_rules;
+use super::install_plugin as plugin_file;
 use super::jsonedit::{self, Kind, Node};
 
 /// The hook timeout written into every harness's settings, in seconds: three times the
@@ -60,7 +62,46 @@ pub fn settings_path(
         (Harness::HermesPlugin, _) => {
             return Err("the Hermes plugin is installed by copying integrations/hermes/shellgate into $HERMES_HOME/plugins/ (see integrations/hermes/README.md); `shellgate install hermes` sets up the shell hook".into());
         }
+        (Harness::Qwen, Scope::User) => home_dir()?.join(".qwen/settings.json"),
+        (Harness::Qwen, Scope::Project) => project.join(".qwen/settings.json"),
+        (Harness::Crush, Scope::User) => match env_dir("CRUSH_GLOBAL_CONFIG") {
+            Some(d) => d.join("crush.json"),
+            None => config_home(home)?.join("crush/crush.json"),
+        },
+        (Harness::Crush, Scope::Project) => project.join("crush.json"),
+        (Harness::OpenCode, Scope::User) => config_home(home)?.join("opencode/plugin/shellgate.js"),
+        (Harness::OpenCode, Scope::Project) => project.join(".opencode/plugin/shellgate.js"),
+        (Harness::Pi, Scope::User) => match env_dir("PI_CODING_AGENT_DIR") {
+            Some(d) => d.join("extensions/shellgate.ts"),
+            None => home_dir()?.join(".pi/agent/extensions/shellgate.ts"),
+        },
+        (Harness::Pi, Scope::Project) => project.join(".pi/extensions/shellgate.ts"),
+        (Harness::Amp, Scope::User) => config_home(home)?.join("amp/settings.json"),
+        (Harness::Amp, Scope::Project) => {
+            return Err(
+                "shellgate delegates Amp's permissions from the user's settings only; use --user"
+                    .into(),
+            );
+        }
+        (Harness::Cursor, Scope::User) => home_dir()?.join(".cursor/hooks.json"),
+        (Harness::Cursor, Scope::Project) => project.join(".cursor/hooks.json"),
     })
+}
+
+/// A directory named by an environment variable, when it is set and not empty.
+fn env_dir(var: &str) -> Option<PathBuf> {
+    std::env::var_os(var)
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+}
+
+/// `$XDG_CONFIG_HOME`, else `~/.config` (where OpenCode, Crush and Amp keep their config).
+fn config_home(home: Option<&Path>) -> Result<PathBuf, String> {
+    match (env_dir("XDG_CONFIG_HOME"), home) {
+        (Some(d), _) => Ok(d),
+        (None, Some(h)) => Ok(h.join(".config")),
+        (None, None) => Err("neither XDG_CONFIG_HOME nor HOME is set; pass --project".into()),
+    }
 }
 
 /// The scope used when neither `--user` nor `--project` is given.
@@ -92,11 +133,19 @@ pub fn is_ours(command: &str, harness: Harness) -> bool {
 pub fn install(harness: Harness, before: Option<&str>, command: &str) -> Result<String, String> {
     match harness {
         Harness::Hermes | Harness::HermesPlugin => hermes_install(before.unwrap_or(""), command),
+        Harness::OpenCode | Harness::Pi => plugin_file::install(harness, before, command),
+        Harness::Amp => {
+            let base = match before {
+                Some(t) if !t.trim().is_empty() => t.to_string(),
+                _ => "{}\n".to_string(),
+            };
+            amp_rules::install(&base, &plugin_file::binary_of(command)?)
+        }
         _ => {
             let base = match before {
                 Some(t) if !t.trim().is_empty() => t.to_string(),
                 _ => match harness {
-                    Harness::Copilot => "{\n  \"version\": 1\n}\n".to_string(),
+                    Harness::Copilot | Harness::Cursor => "{\n  \"version\": 1\n}\n".to_string(),
                     _ => "{}\n".to_string(),
                 },
             };
@@ -117,7 +166,9 @@ pub fn install(harness: Harness, before: Option<&str>, command: &str) -> Result<
 pub fn uninstall(harness: Harness, before: &str) -> Result<Option<String>, String> {
     match harness {
         Harness::Hermes | Harness::HermesPlugin => hermes_uninstall(before).map(Some),
-        Harness::Copilot => {
+        Harness::OpenCode | Harness::Pi => plugin_file::uninstall(harness, before),
+        Harness::Amp => amp_rules::uninstall(before).map(unless_fresh),
+        Harness::Copilot | Harness::Cursor => {
             let text = json_uninstall(harness, before)?;
             let v: Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
             let empty_hooks = v
@@ -132,8 +183,13 @@ pub fn uninstall(harness: Harness, before: &str) -> Result<Option<String>, Strin
                 Some(text)
             })
         }
-        _ => json_uninstall(harness, before).map(Some),
+        _ => json_uninstall(harness, before).map(unless_fresh),
     }
+}
+
+/// `None` (remove the file) when nothing but the `{}` a fresh install starts from is left.
+fn unless_fresh(text: String) -> Option<String> {
+    (text != "{}\n").then_some(text)
 }
 
 /// The hook groups shellgate adds, per event, for a JSON-settings harness.
@@ -167,11 +223,43 @@ fn json_groups(harness: Harness, command: &str) -> Vec<(&'static str, Value)> {
             "preToolUse",
             json!({"type": "command", "bash": command, "timeoutSec": t}),
         )],
-        Harness::Hermes | Harness::HermesPlugin => Vec::new(),
+        Harness::Qwen => vec![(
+            "PreToolUse",
+            json!({"matcher": "run_shell_command|write_file|edit|notebook_edit|tool_call",
+                   "hooks": [{"type": "command", "command": command, "timeout": t}]}),
+        )],
+        Harness::Crush => vec![(
+            "PreToolUse",
+            json!({"name": "shellgate", "matcher": "^(bash|edit|multiedit|write|download)$",
+                   "command": command, "timeout": t}),
+        )],
+        // `failClosed`: without it Cursor runs the action when the hook fails.
+        Harness::Cursor => vec![
+            (
+                "beforeShellExecution",
+                json!({"command": command, "timeout": t, "failClosed": true}),
+            ),
+            (
+                "preToolUse",
+                json!({"command": command, "matcher": "Write|Delete", "timeout": t,
+                       "failClosed": true}),
+            ),
+        ],
+        Harness::Hermes
+        | Harness::HermesPlugin
+        | Harness::OpenCode
+        | Harness::Pi
+        | Harness::Amp => Vec::new(),
     }
 }
 
-fn parse_settings(text: &str) -> Result<Node, String> {
+/// Harnesses whose event arrays hold handlers directly, not `{matcher, hooks: [...]}`
+/// groups.
+fn flat_handlers(harness: Harness) -> bool {
+    matches!(harness, Harness::Copilot | Harness::Crush | Harness::Cursor)
+}
+
+pub(crate) fn parse_settings(text: &str) -> Result<Node, String> {
     let root = jsonedit::parse(text).map_err(|e| format!("it is not valid JSON ({e})"))?;
     if !matches!(root.kind, Kind::Object(_)) {
         return Err("its top level is not a JSON object".into());
@@ -234,8 +322,8 @@ fn json_uninstall(harness: Harness, text: &str) -> Result<String, String> {
         let mut edited = None;
         'events: for (ei, (_, _, arr)) in events.iter().enumerate() {
             for (gi, group) in arr.elements().iter().enumerate() {
-                // Copilot: the array holds handlers directly.
-                if harness == Harness::Copilot {
+                // Copilot, Crush, Cursor: the array holds handlers directly.
+                if flat_handlers(harness) {
                     if handler_command(group).is_some_and(|c| is_ours(&c, harness)) {
                         edited = Some(if arr.elements().len() == 1 {
                             remove_member_or_hooks(&text, &root, hooks, ei)

@@ -286,6 +286,38 @@ pub fn append_element(text: &str, arr: &Node, value: &serde_json::Value) -> Stri
     splice_last(text, arr, items.last().map(|n| n.end), &item, layout)
 }
 
+/// Insert `value` as element `index` of the array `arr` (appended when `index` is past the
+/// end), in the array's own layout. Removing child `index` afterwards restores the text.
+pub fn insert_element(text: &str, arr: &Node, index: usize, value: &serde_json::Value) -> String {
+    let Kind::Array(items) = &arr.kind else {
+        return text.to_string();
+    };
+    let Some(at) = items.get(index) else {
+        return append_element(text, arr, value);
+    };
+    let unit = indent_unit(text);
+    let layout = child_layout(text, arr, items.first().map(|n| n.start));
+    let item = render(value, layout.as_deref(), &unit);
+    // Reuse the separator the array already has, so removing the element restores it.
+    let sep = match (
+        index.checked_sub(1).and_then(|i| items.get(i)),
+        items.get(1),
+    ) {
+        (Some(prev), _) => text[prev.end..at.start].to_string(),
+        (None, Some(next)) => text[at.end..next.start].to_string(),
+        (None, None) => match &layout {
+            Some(ind) => format!(",\n{ind}"),
+            None => ", ".to_string(),
+        },
+    };
+    if index > 0 {
+        let prev_end = items[index - 1].end;
+        format!("{}{sep}{item}{}", &text[..prev_end], &text[prev_end..])
+    } else {
+        format!("{}{item}{sep}{}", &text[..at.start], &text[at.start..])
+    }
+}
+
 fn splice_last(
     text: &str,
     container: &Node,
@@ -354,6 +386,33 @@ pub fn element_spans(arr: &Node) -> Vec<(usize, usize)> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn inserting_then_removing_an_element_restores_the_text() {
+        for text in [
+            "{\"a\": [\n  1,\n  2\n]}\n",
+            "{\"a\": [1, 2]}",
+            "{\"a\": []}",
+        ] {
+            for index in 0..3 {
+                let root = parse(text).unwrap_or_else(|e| panic!("{e}"));
+                let Some(arr) = root.get("a") else {
+                    panic!("no a in {text}");
+                };
+                let after = insert_element(text, arr, index, &json!({"x": 1}));
+                let v: serde_json::Value =
+                    serde_json::from_str(&after).unwrap_or_else(|e| panic!("{e}: {after}"));
+                let n = arr.elements().len();
+                assert_eq!(v["a"][index.min(n)]["x"], 1, "{after}");
+                let root = parse(&after).unwrap_or_else(|e| panic!("{e}"));
+                let Some(arr) = root.get("a") else {
+                    panic!("no a in {after}");
+                };
+                let back = remove_child(&after, arr, &element_spans(arr), index.min(n));
+                assert_eq!(back, text, "index {index}");
+            }
+        }
+    }
 
     #[test]
     fn inserting_then_removing_a_member_restores_the_text() {

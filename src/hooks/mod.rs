@@ -1,5 +1,5 @@
 //! Harness hook adapters: read one hook event (Claude Code, Codex, Gemini CLI, Copilot CLI,
-//! Hermes), judge the shell command or file write it carries, and answer in exactly that
+//! Hermes, Qwen Code, Crush, OpenCode, Pi, Amp, Cursor), judge the shell command or file write it carries, and answer in exactly that
 //! harness's protocol — never in a shape the harness would read as "run it".
 //!
 //! Each adapter module has three functions: `parse` (event JSON → [`Event`]), `answer`
@@ -7,16 +7,25 @@
 //! judged). The protocol notes, with sources, are in `docs/HOOKS.md`. This module never
 //! prints or exits: the CLI (`shellgate hook HARNESS`) writes the [`Reply`].
 
+pub mod amp;
 pub mod claude;
 pub mod codex;
 pub mod copilot;
+pub mod crush;
+pub mod cursor;
 pub mod files;
 pub mod gemini;
 pub mod hermes;
 pub mod install;
+pub mod install_amp;
+pub mod install_plugin;
 pub mod jsonedit;
 pub mod judge;
+pub mod opencode;
 pub mod patch;
+pub mod pi;
+pub mod plugin;
+pub mod qwen;
 
 use serde_json::Value;
 
@@ -35,16 +44,34 @@ pub enum Harness {
     /// The shellgate plugin inside Hermes (`integrations/hermes/`): Hermes's shell-hook
     /// event in, a plugin directive (`{"action": "block"|"approve", "message"}`) out.
     HermesPlugin,
+    /// Qwen Code (a Gemini CLI fork with Claude Code's hook protocol).
+    Qwen,
+    /// Charm's Crush (`PreToolUse` hooks in `crush.json`).
+    Crush,
+    /// OpenCode, through the plugin in `integrations/opencode/`.
+    OpenCode,
+    /// Pi (`pi-coding-agent`), through the extension in `integrations/pi/`.
+    Pi,
+    /// Amp, as the program an `amp.permissions` rule delegates to.
+    Amp,
+    /// Cursor's agent hooks (`beforeShellExecution`, `preToolUse`).
+    Cursor,
 }
 
 impl Harness {
-    pub const ALL: [Harness; 6] = [
+    pub const ALL: [Harness; 12] = [
         Harness::Claude,
         Harness::Codex,
         Harness::Gemini,
         Harness::Copilot,
         Harness::Hermes,
         Harness::HermesPlugin,
+        Harness::Qwen,
+        Harness::Crush,
+        Harness::OpenCode,
+        Harness::Pi,
+        Harness::Amp,
+        Harness::Cursor,
     ];
 
     pub fn name(self) -> &'static str {
@@ -55,6 +82,12 @@ impl Harness {
             Harness::Copilot => "copilot",
             Harness::Hermes => "hermes",
             Harness::HermesPlugin => "hermes-plugin",
+            Harness::Qwen => "qwen",
+            Harness::Crush => "crush",
+            Harness::OpenCode => "opencode",
+            Harness::Pi => "pi",
+            Harness::Amp => "amp",
+            Harness::Cursor => "cursor",
         }
     }
 
@@ -119,12 +152,14 @@ pub struct Verdict {
 }
 
 /// What the hook process must write and how it must exit. `block` means the harness's
-/// blocking exit status (2 for every harness here); otherwise the process exits 0.
+/// blocking exit status (2 for every harness here); `ask` the exit status that asks a
+/// person (1, Amp's delegate protocol only); otherwise the process exits 0.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Reply {
     pub stdout: String,
     pub stderr: String,
     pub block: bool,
+    pub ask: bool,
 }
 
 impl Reply {
@@ -213,6 +248,34 @@ pub fn parse_json(bytes: &[u8]) -> Result<Value, HookError> {
     Ok(v)
 }
 
+/// The event and tool names of a harness whose input carries `hook_event_name` and
+/// `tool_name` (Claude's shape), when the event is `expected`.
+pub(crate) fn named_tool_event<'a>(
+    v: &'a Value,
+    expected: &str,
+) -> Result<(&'a str, &'a str), HookError> {
+    let event = str_field(v, "hook_event_name")
+        .ok_or_else(|| HookError::Malformed("the event has no hook_event_name".into()))?;
+    if event != expected {
+        return Err(HookError::Malformed(format!(
+            "unexpected hook event {event:?}; shellgate handles {expected}"
+        )));
+    }
+    let tool = str_field(v, "tool_name")
+        .ok_or_else(|| HookError::Malformed("the event has no tool_name".into()))?;
+    Ok((event, tool))
+}
+
+/// The directory a command runs in: the tool's own directory argument (absolute, or
+/// relative to `base`), else `base`.
+pub(crate) fn joined_cwd(dir: Option<&str>, base: Option<&str>) -> Option<String> {
+    match (dir.filter(|d| !d.is_empty()), base) {
+        (Some(d), _) if d.starts_with('/') => Some(d.to_string()),
+        (Some(d), Some(b)) => Some(format!("{}/{d}", b.trim_end_matches('/'))),
+        (_, b) => b.map(str::to_string),
+    }
+}
+
 /// A string field, `None` when absent or not a string.
 pub(crate) fn str_field<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
     v.get(key).and_then(Value::as_str)
@@ -267,6 +330,12 @@ pub fn parse(harness: Harness, v: &Value) -> Result<Event, HookError> {
         Harness::Gemini => gemini::parse(v),
         Harness::Copilot => copilot::parse(v),
         Harness::Hermes | Harness::HermesPlugin => hermes::parse(v),
+        Harness::Qwen => qwen::parse(v),
+        Harness::Crush => crush::parse(v),
+        Harness::OpenCode => opencode::parse(v),
+        Harness::Pi => pi::parse(v),
+        Harness::Amp => amp::parse(v),
+        Harness::Cursor => cursor::parse(v),
     }
 }
 
@@ -279,6 +348,12 @@ pub fn answer(harness: Harness, ev: &Event, verdict: &Verdict) -> Reply {
         Harness::Copilot => copilot::answer(ev, verdict),
         Harness::Hermes => hermes::answer(ev, verdict),
         Harness::HermesPlugin => hermes::plugin_answer(ev, verdict),
+        Harness::Qwen => qwen::answer(ev, verdict),
+        Harness::Crush => crush::answer(ev, verdict),
+        Harness::OpenCode => opencode::answer(ev, verdict),
+        Harness::Pi => pi::answer(ev, verdict),
+        Harness::Amp => amp::answer(ev, verdict),
+        Harness::Cursor => cursor::answer(ev, verdict),
     }
 }
 
@@ -295,6 +370,11 @@ pub fn refuse(harness: Harness, ev: Option<&Event>, why: &str) -> Reply {
         Harness::Copilot => copilot::refuse(ev, &reason),
         Harness::Hermes => hermes::refuse(ev, &reason),
         Harness::HermesPlugin => hermes::plugin_refuse(&reason),
+        Harness::Qwen => qwen::refuse(ev, &reason),
+        Harness::Crush => crush::refuse(ev, &reason),
+        Harness::OpenCode | Harness::Pi => plugin::refuse(&reason),
+        Harness::Amp => amp::refuse(ev, &reason),
+        Harness::Cursor => cursor::refuse(ev, &reason),
     }
 }
 
@@ -322,10 +402,13 @@ pub fn handle(harness: Harness, input: &[u8], judge: &dyn Fn(&Event) -> Option<V
             Ok(ev) => ev,
             Err(e) => return refuse(harness, None, e.message()),
         };
-        match judge(&ev) {
-            Some(v) => answer(harness, &ev, &v),
-            None => Reply::default(),
-        }
+        // Nothing to judge is an allow: most harnesses want no output for it, and those
+        // that need every answer said (Cursor with `failClosed`, the plugins) get theirs.
+        let v = judge(&ev).unwrap_or(Verdict {
+            decision: Decision::Allow,
+            reason: String::new(),
+        });
+        answer(harness, &ev, &v)
     };
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)) {
         Ok(r) => r,
@@ -357,6 +440,42 @@ mod tests {
         ));
         assert!(matches!(parse_json(b"[1]"), Err(HookError::Malformed(_))));
         assert!(matches!(parse_json(b"{"), Err(HookError::Unreadable(_))));
+    }
+
+    #[test]
+    fn a_panicking_judge_is_refused_in_each_new_hosts_terms() {
+        let cases: [(Harness, &[u8]); 6] = [
+            (
+                Harness::Qwen,
+                br#"{"hook_event_name":"PreToolUse","tool_name":"run_shell_command","tool_input":{"command":"ls"}}"#,
+            ),
+            (
+                Harness::Crush,
+                br#"{"event":"PreToolUse","tool_name":"bash","tool_input":{"command":"ls"}}"#,
+            ),
+            (Harness::OpenCode, br#"{"tool":"bash","args":{"command":"ls"}}"#),
+            (Harness::Pi, br#"{"toolName":"bash","input":{"command":"ls"}}"#),
+            (
+                Harness::Amp,
+                br#"{"tool_name":"shell_command","tool_input":{"command":"ls"}}"#,
+            ),
+            (
+                Harness::Cursor,
+                br#"{"hook_event_name":"beforeShellExecution","command":"ls"}"#,
+            ),
+        ];
+        for (h, ev) in cases {
+            let r = handle(h, ev, &|_| panic!("boom"));
+            let denied = r.block
+                || r.stdout.contains("\"deny\"")
+                || r.stdout.contains("\"decision\":\"deny\"");
+            assert!(denied && !r.ask, "{}: {r:?}", h.name());
+            assert!(
+                format!("{}{}", r.stdout, r.stderr).contains("internal error"),
+                "{}: {r:?}",
+                h.name()
+            );
+        }
     }
 
     #[test]

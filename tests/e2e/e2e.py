@@ -43,14 +43,19 @@ def harness_bin(root, name):
         "hermes": os.path.join(root, "hermes-venv", "bin", "hermes"),
         "gemini": os.path.join(root, "gemini", "node_modules", ".bin", "gemini"),
         "codex": os.path.join(root, "codex", "node_modules", ".bin", "codex"),
+        "opencode": os.path.join(root, "opencode", "node_modules", ".bin", "opencode"),
+        "pi": os.path.join(root, "pi", "node_modules", ".bin", "pi"),
+        "qwen": os.path.join(root, "qwen", "node_modules", ".bin", "qwen"),
+        "amp": os.path.join(root, "amp", "node_modules", ".bin", "amp"),
     }[name]
 
 
 class Server:
-    def __init__(self, tmp, command, tool=None, tool_input=None):
+    def __init__(self, tmp, command, tool=None, tool_input=None, shell_tools=""):
         self.log = os.path.join(tmp, "model-requests.jsonl")
         port_file = os.path.join(tmp, "port")
-        env = dict(os.environ, SG_E2E_COMMAND=command, SG_E2E_LOG=self.log)
+        env = dict(os.environ, SG_E2E_COMMAND=command, SG_E2E_LOG=self.log,
+                   SG_E2E_SHELL_TOOLS=shell_tools)
         if tool:
             env["SG_E2E_TOOL"] = tool
             env["SG_E2E_TOOL_INPUT"] = json.dumps(tool_input)
@@ -465,12 +470,208 @@ HERMES_PLUGIN_SCENARIOS = [
      "reason": "SG3301"},
 ]
 
+# ---- Shared by the hosts below: a broken shellgate for the fail-closed scenarios -------
+
+def broken_binary(tmp, how):
+    """A stand-in for shellgate that crashes, prints garbage, or hangs."""
+    path = os.path.join(tmp, "shellgate")
+    body = {"crash": "echo 'boom' >&2\nexit 3\n", "garbage": "echo 'all good'\nexit 0\n",
+            "hang": "sleep 600\n"}[how]
+    with open(path, "w") as f:
+        f.write("#!/bin/sh\n" + body)
+    os.chmod(path, 0o755)
+    return path
+
+
+def hook_binary(args, tmp, harness, scenario):
+    if scenario.get("broken"):
+        return broken_binary(tmp, scenario["broken"])
+    if args.record:
+        return recording_binary(args.shellgate, args.record, tmp, harness)
+    return args.shellgate
+
+
+def chat_results(server):
+    """Tool results an OpenAI chat-completions harness sent back to the model."""
+    return [m for m in bodies(server, "messages") if m.get("role") == "tool"]
+
+
+# ---- OpenCode (plugin) ----------------------------------------------------------------
+
+OPENCODE_CONFIG = {
+    "$schema": "https://opencode.ai/config.json",
+    "provider": {"scripted": {"npm": "@ai-sdk/openai-compatible", "name": "scripted",
+                              "options": {"baseURL": "http://127.0.0.1:{port}/v1", "apiKey": "e2e-dummy"},
+                              "models": {"scripted-model": {"name": "scripted", "tool_call": True}}}},
+    "model": "scripted/scripted-model",
+    "autoupdate": False,
+    "share": "disabled",
+}
+
+
+def opencode_turn(args, scenario):
+    tmp, home, work, marker, command, env = scene("opencode", scenario)
+    inst = run([args.shellgate, "install", "opencode", "--user", "--binary",
+                hook_binary(args, tmp, "opencode", scenario)], env, work)
+    if inst.returncode != 0:
+        return tmp, False, f"install failed: {inst.stderr}"
+    server = Server(tmp, command, shell_tools="bash")
+    try:
+        cfg = json.loads(json.dumps(OPENCODE_CONFIG).replace("{port}", str(server.port)))
+        with open(os.path.join(env["XDG_CONFIG_HOME"], "opencode", "opencode.json"), "w") as f:
+            json.dump(cfg, f, indent=2)
+        # OpenCode looks up its plugin SDK on the npm registry at start; the scripted server
+        # answers 404 at once (there is no other network here).
+        registry = f"http://127.0.0.1:{server.port}/npm/"
+        env.update({"OPENCODE_DISABLE_MODELS_FETCH": "1", "OPENCODE_DISABLE_AUTOUPDATE": "1",
+                    "OPENCODE_DISABLE_DEFAULT_PLUGINS": "1", "OPENCODE_DISABLE_LSP_DOWNLOAD": "1",
+                    "OPENCODE_DISABLE_SHARE": "1", "NPM_CONFIG_REGISTRY": registry,
+                    "BUN_CONFIG_REGISTRY": registry})
+        p = run([harness_bin(args.harnesses, "opencode"), "run", "Do the task."], env, work)
+    finally:
+        server.stop()
+    return (tmp,) + outcome(scenario, ran_marker(scenario, marker, home, work), chat_results(server),
+                            server, p, "tool result")
+
+
+OPENCODE_SCENARIOS = [
+    {"name": "allow", "command": "touch MARKER", "runs": True},
+    {"name": "deny", "command": "touch MARKER; mkfs.ext4 -q /dev/sdzz9", "runs": False,
+     "reason": "SG1201"},
+    # tool.execute.before cannot ask: shellgate's ask arrives as a deny with the reason.
+    {"name": "ask-as-deny", "command": "touch MARKER; git reset --hard", "runs": False,
+     "reason": "SG3301"},
+    # The plugin fails closed: a shellgate that crashes or answers garbage blocks the call.
+    {"name": "crash", "command": "touch MARKER", "runs": False, "broken": "crash",
+     "reason": "could not judge"},
+    {"name": "garbage", "command": "touch MARKER", "runs": False, "broken": "garbage",
+     "reason": "not JSON"},
+]
+
+
+# ---- Pi (extension) -------------------------------------------------------------------
+
+def pi_turn(args, scenario):
+    tmp, home, work, marker, command, env = scene("pi", scenario)
+    inst = run([args.shellgate, "install", "pi", "--user", "--binary",
+                hook_binary(args, tmp, "pi", scenario)], env, work)
+    if inst.returncode != 0:
+        return tmp, False, f"install failed: {inst.stderr}"
+    server = Server(tmp, command, shell_tools="bash")
+    try:
+        models = {"providers": {"scripted": {
+            "baseUrl": f"http://127.0.0.1:{server.port}/v1", "api": "openai-completions",
+            "apiKey": "e2e-dummy",
+            "compat": {"supportsDeveloperRole": False, "supportsReasoningEffort": False},
+            "models": [{"id": "scripted-model"}]}}}
+        with open(os.path.join(home, ".pi", "agent", "models.json"), "w") as f:
+            json.dump(models, f)
+        p = run([harness_bin(args.harnesses, "pi"), "--provider", "scripted", "--model", "scripted-model",
+                 "--no-session", "-p", "Do the task."], env, work)
+    finally:
+        server.stop()
+    return (tmp,) + outcome(scenario, ran_marker(scenario, marker, home, work), chat_results(server),
+                            server, p, "tool result")
+
+
+PI_SCENARIOS = [
+    {"name": "allow", "command": "touch MARKER", "runs": True},
+    {"name": "deny", "command": "touch MARKER; mkfs.ext4 -q /dev/sdzz9", "runs": False,
+     "reason": "SG1201"},
+    # `pi -p` has no UI to confirm in: the extension blocks an ask with the reason.
+    {"name": "ask-unattended", "command": "touch MARKER; git reset --hard", "runs": False,
+     "reason": "SG3301"},
+    {"name": "crash", "command": "touch MARKER", "runs": False, "broken": "crash",
+     "reason": "could not judge"},
+    {"name": "garbage", "command": "touch MARKER", "runs": False, "broken": "garbage",
+     "reason": "not JSON"},
+]
+
+
+# ---- Qwen Code ------------------------------------------------------------------------
+
+def qwen_turn(args, scenario):
+    tmp, home, work, marker, command, env = scene("qwen", scenario, dirs=(".qwen",))
+    with open(os.path.join(home, ".qwen", "settings.json"), "w") as f:
+        json.dump({"security": {"auth": {"selectedType": "openai"}}}, f, indent=2)
+    inst = run([args.shellgate, "install", "qwen", "--user", "--binary",
+                hook_binary(args, tmp, "qwen", scenario)], env, work)
+    if inst.returncode != 0:
+        return tmp, False, f"install failed: {inst.stderr}"
+    server = Server(tmp, command)
+    try:
+        env.update({"OPENAI_BASE_URL": f"http://127.0.0.1:{server.port}/v1",
+                    "OPENAI_API_KEY": "e2e-dummy", "OPENAI_MODEL": "scripted-model",
+                    "QWEN_CODE_SUPPRESS_YOLO_WARNING": "1"})
+        p = run([harness_bin(args.harnesses, "qwen"), "-p", "Do the task.", "--yolo"], env, work)
+    finally:
+        server.stop()
+    return (tmp,) + outcome(scenario, ran_marker(scenario, marker, home, work), chat_results(server),
+                            server, p, "tool result")
+
+
+QWEN_SCENARIOS = [
+    {"name": "allow", "command": "touch MARKER", "runs": True},
+    {"name": "deny", "command": "touch MARKER; mkfs.ext4 -q /dev/sdzz9", "runs": False,
+     "reason": "SG1201"},
+    # `qwen -p` has nobody to answer Qwen's approval prompt: an ask blocks with the reason.
+    {"name": "ask-unattended", "command": "touch MARKER; git reset --hard", "runs": False,
+     "reason": "SG3301"},
+]
+
+
+# ---- Amp (permission delegation, judged by the released binary's own evaluator) -------
+
+def amp_turn(args, scenario):
+    """Amp needs an ampcode.com account to run a turn; `amp permissions test` runs the
+    released binary's permission evaluator, delegate program included, offline."""
+    tmp, home, work, _marker, _command, env = scene("amp", dict(scenario, command=""))
+    inst = run([args.shellgate, "install", "amp", "--binary",
+                hook_binary(args, tmp, "amp", scenario)], env, work)
+    if inst.returncode != 0:
+        return tmp, False, f"install failed: {inst.stderr}"
+    # The released binary sometimes exits 0 before it writes its answer to a pipe; a run
+    # without output says nothing either way, so it is run again (at most five times).
+    for _ in range(5):
+        p = run([harness_bin(args.harnesses, "amp"), "permissions", "test", scenario["tool"],
+                 "--json"] + scenario["args"], env, work, timeout=60)
+        if p.stdout.strip():
+            break
+    try:
+        got = json.loads(p.stdout)
+    except ValueError:
+        return tmp, False, f"no JSON from amp permissions test: {p.stdout!r} {p.stderr[-400:]!r}"
+    problems = []
+    if got.get("action") != scenario["action"]:
+        problems.append(f"action {got.get('action')!r}, expected {scenario['action']!r}")
+    if (got.get("matchedEntry") or {}).get("action") != "delegate":
+        problems.append(f"no shellgate delegate rule matched: {got.get('matchedEntry')}")
+    want = scenario.get("reason")
+    if want and want not in (got.get("error") or ""):
+        problems.append(f"the rejection does not mention {want!r}: {got.get('error')!r}")
+    return tmp, not problems, "; ".join(problems) + (f"\n    {p.stdout[-600:]}" if problems else "")
+
+
+AMP_SCENARIOS = [
+    {"name": "allow", "tool": "shell_command", "args": ["--command", "ls -la"], "action": "allow"},
+    {"name": "ask", "tool": "shell_command", "args": ["--command", "git reset --hard"], "action": "ask"},
+    {"name": "deny", "tool": "Bash", "args": ["--cmd", "mkfs.ext4 -q /dev/sdzz9"], "action": "reject",
+     "reason": "SG1201"},
+    {"name": "crash", "tool": "shell_command", "args": ["--command", "ls"], "action": "reject",
+     "broken": "crash", "reason": "boom"},
+]
+
+
 HARNESSES = {
     "claude": (claude_turn, CLAUDE_SCENARIOS, "claude"),
     "gemini": (gemini_turn, GEMINI_SCENARIOS, "gemini"),
     "codex": (codex_turn, CODEX_SCENARIOS, "codex"),
     "hermes": (hermes_turn, HERMES_SCENARIOS, "hermes"),
     "hermes-plugin": (lambda a, s: hermes_turn(a, s, plugin=True), HERMES_PLUGIN_SCENARIOS, "hermes"),
+    "opencode": (opencode_turn, OPENCODE_SCENARIOS, "opencode"),
+    "pi": (pi_turn, PI_SCENARIOS, "pi"),
+    "qwen": (qwen_turn, QWEN_SCENARIOS, "qwen"),
+    "amp": (amp_turn, AMP_SCENARIOS, "amp"),
 }
 
 

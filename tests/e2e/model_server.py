@@ -20,6 +20,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 COMMAND = os.environ.get("SG_E2E_COMMAND", "true")
 # Tool names that mean "run a shell command", per harness.
 SHELL_TOOLS = {"Bash", "terminal", "shell", "run_shell_command", "exec_command"}
+# A harness whose shell tool has another name names it here (comma-separated).
+SHELL_TOOLS |= {t for t in os.environ.get("SG_E2E_SHELL_TOOLS", "").split(",") if t}
 LOG = os.environ.get("SG_E2E_LOG")
 # Optionally call another tool instead (a file tool, for the write guard).
 TOOL = os.environ.get("SG_E2E_TOOL")
