@@ -980,6 +980,9 @@ mod tests {
                 .collect();
             prop_assume!(!clean.contains("\\\n") && !clean.contains("<<"));
             let expected: String = clean.nfkc().collect();
+            // NFKC can make a heredoc (`＜<P` is `<<P`), which is then closed (see
+            // `close_heredocs`): this property is about NFKC alone.
+            prop_assume!(!expected.contains("\\\n") && !expected.contains("<<"));
             prop_assert_eq!(normalize(&clean).text, expected);
         }
     }
